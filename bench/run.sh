@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# run.sh — run every benchmark from an existing build directory and print a
+# summary table (Markdown) of medians, anchors, ratios and goals.
+#
+# Usage: bench/run.sh BUILD_DIR
+# Environment:
+#   BENCH_ROUNDS  rounds of the whole suite (default 3); the table shows, per
+#                 figure, the median over rounds of each round's median. Rounds
+#                 alternate our programs with the MPI anchors, so slow drift of a
+#                 shared machine hits both sides alike.
+#   BENCH_REPS    timed batches per figure inside each program (default 21).
+#   MPIRUN        the MPI launcher (default mpirun).
+# Builds nothing: build first (cmake --build BUILD_DIR), or use the `bench` target.
+# Exit status: 0 if every program ran, 1 if one failed, 2 on bad usage.
+set -u
+
+if [ $# -ne 1 ] || [ ! -d "$1/bench" ]; then
+  echo "usage: $0 BUILD_DIR   (a configured and built polybsp build directory)" >&2
+  exit 2
+fi
+bin="$1/bench"
+rounds="${BENCH_ROUNDS:-3}"
+mpirun="${MPIRUN:-mpirun}"
+sizes="6720 26880 107520 430080 1720320"
+# Shared memory only: two local ranks need no network transport.
+export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader}"
+
+for p in bench_sync bench_puts bench_exchange; do
+  if [ ! -x "$bin/$p" ]; then
+    echo "run.sh: $bin/$p is missing; build first" >&2
+    exit 2
+  fi
+done
+have_mpi=0
+if [ -x "$bin/mpi_anchor" ] && command -v "$mpirun" >/dev/null 2>&1; then
+  have_mpi=1
+else
+  echo "run.sh: no mpi_anchor or $mpirun: MPI anchors are skipped" >&2
+fi
+
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+status=0
+
+run() { # run LABEL COMMAND...: keep its result lines, echo them to stderr
+  echo "== $*" >&2
+  local out
+  if ! out=$("$@" 2>&1); then
+    echo "run.sh: FAILED: $*" >&2
+    echo "$out" >&2
+    status=1
+  fi
+  printf '%s\n' "$out" | grep '^result ' | tee -a "$results" >&2
+}
+
+mpi() { "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$bin/mpi_anchor" "$@"; }
+
+for round in $(seq 1 "$rounds"); do
+  echo "=== round $round of $rounds" >&2
+  run "$bin/bench_sync" 2
+  [ $have_mpi = 1 ] && run mpi barrier
+  run "$bin/bench_sync" 16
+  run "$bin/bench_sync" 64
+  run "$bin/bench_puts" 2 65536
+  run "$bin/bench_exchange" 2 $sizes
+  # shellcheck disable=SC2086
+  [ $have_mpi = 1 ] && run mpi sendrecv $sizes
+done
+
+# One line per figure: key, median over rounds, unit.
+medians=$(awk '{ v[$2] = v[$2] " " $3; u[$2] = $4 }
+  END { for (k in v) { n = split(substr(v[k], 2), a, " ");
+          for (i = 2; i <= n; i++) { x = a[i]; j = i - 1;
+            while (j > 0 && a[j] > x) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
+          m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
+          print k, m, u[k] } }' "$results")
+
+# row FIGURE KEY ANCHOR ANCHOR_KEY GOAL  (GOAL: "ratio<=X", "ratio>=X", "value<X" or "-")
+row() {
+  printf '%s\n' "$medians" | awk -v fig="$1" -v key="$2" -v anc="$3" -v akey="$4" -v goal="$5" '
+    $1 == key { v = $2; u = $3; have = 1 } $1 == akey { a = $2; au = $3; ahave = 1 }
+    END {
+      ours = have ? sprintf("%.4g %s", v, u) : "n/a"
+      anchor = ahave ? sprintf("%.4g %s", a, au) : "n/a"
+      ratio = (have && ahave && a > 0) ? sprintf("%.2fx", v / a) : "n/a"
+      met = "-"
+      if (goal ~ /^ratio<=/ && ratio != "n/a") met = (v / a <= substr(goal, 8) + 0) ? "yes" : "NO"
+      if (goal ~ /^ratio>=/ && ratio != "n/a") met = (v / a >= substr(goal, 8) + 0) ? "yes" : "NO"
+      if (goal ~ /^value</ && have) met = (v < substr(goal, 7) + 0) ? "yes" : "NO"
+      if (goal ~ /^ratio/ && ratio == "n/a") met = "n/a"
+      shown = goal == "-" ? "-" : goal
+      sub(/^ratio/, "ratio ", shown); sub(/^value/, "", shown)
+      if (goal ~ /^value</) shown = shown " " u
+      printf "| %s | %s | %s | %s | %s | %s | %s |\n", fig, ours, anc, anchor, ratio, shown, met
+    }'
+}
+
+echo
+echo "polybsp benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, rounds=$rounds, reps=${BENCH_REPS:-21}"
+echo
+echo "| figure | ours (median) | anchor | anchor (median) | ratio ours/anchor | goal | met? |"
+echo "|---|---|---|---|---|---|---|"
+row "empty superstep, P=2" sync_p2_ns "MPI_Barrier, 2 ranks" mpi_barrier_ns "ratio<=0.8"
+row "empty superstep, P=2" sync_p2_ns "2-thread spin barrier" spin_barrier_p2_ns "-"
+row "empty superstep, P=2" sync_p2_ns "pthread_barrier, 2 threads" pthread_barrier_p2_ns "-"
+row "empty superstep, P=16 on $(nproc) cores" sync_p16_ns "pthread_barrier, 16 threads" pthread_barrier_p16_ns "value<50000"
+row "empty superstep, P=64 on $(nproc) cores" sync_p64_ns "pthread_barrier, 64 threads" pthread_barrier_p64_ns "-"
+row "8-byte bsp_put in h-relation (h=65536, P=2), per put" put_ns "memcpy 8 bytes (libc call)" memcpy8_ns "value<10"
+row "  of which issuing the put" put_issue_ns "memcpy 8 bytes (libc call)" memcpy8_ns "-"
+row "  of which bsp_sync" put_sync_ns "memcpy 8 bytes (libc call)" memcpy8_ns "-"
+for m in $sizes; do
+  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" "ratio>=0.9"
+  row "Exchange m=$m, bsp_put" "exch_put_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" "ratio>=0.5"
+  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "memcpy m bytes" "exch_memcpy_${m}_gbs" "-"
+done
+echo
+echo "bsp_put Exchange phases (median us per superstep): issue (copy into the send buffer) / sync"
+for m in $sizes; do
+  printf '%s\n' "$medians" | awk -v m="$m" '
+    $1 == "exch_put_issue_" m "_us" { i = $2 } $1 == "exch_put_sync_" m "_us" { s = $2 }
+    END { printf "  m=%-8s issue %8.2f us   sync %8.2f us\n", m, i, s }'
+done
+exit $status

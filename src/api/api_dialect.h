@@ -1,0 +1,120 @@
+/* api_dialect — the body of the dialect-dependent BSPlib calls.
+ *
+ * Included once per dialect after <bsp.h>, which maps the names and types; the
+ * includer defines api_size(value, call, what), which turns a size or offset of
+ * the dialect's type into a size_t or stops the run. Not a standalone header.
+ */
+#include "api/api.h"
+#include "core/core_error.h"
+#include "engine/threads/thr_engine.h"
+
+#include <string.h>
+
+void bsp_begin(bsp_pid_t P) { thr_begin((long long)P); }
+
+bsp_pid_t bsp_nprocs(void)
+{
+    core_proc *p = core_self;
+    if (p)
+        return (bsp_pid_t)p->nprocs;
+    if (thr_section_state() == THR_RUNNING)
+        api_self_slow("bsp_nprocs");
+    return (bsp_pid_t)thr_available();
+}
+
+bsp_pid_t bsp_pid(void) { return (bsp_pid_t)api_self("bsp_pid")->pid; }
+
+void bsp_push_reg(const void *ident, bsp_size_t size)
+{
+    core_proc *p = api_self("bsp_push_reg");
+    core_push_reg(p, ident, api_size(size, "bsp_push_reg", "size"));
+}
+
+void bsp_pop_reg(const void *ident) { core_pop_reg(api_self("bsp_pop_reg"), ident); }
+
+void bsp_put(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp_size_t nbytes)
+{
+    core_proc *p = api_self("bsp_put");
+    core_put(p, "bsp_put", (long long)pid, src, dst, api_size(offset, "bsp_put", "offset"),
+             api_size(nbytes, "bsp_put", "size"), 0);
+}
+
+void bsp_hpput(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp_size_t nbytes)
+{
+    core_proc *p = api_self("bsp_hpput");
+    core_put(p, "bsp_hpput", (long long)pid, src, dst, api_size(offset, "bsp_hpput", "offset"),
+             api_size(nbytes, "bsp_hpput", "size"), 1);
+}
+
+void bsp_get(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_size_t nbytes)
+{
+    core_proc *p = api_self("bsp_get");
+    core_get(p, "bsp_get", (long long)pid, src, api_size(offset, "bsp_get", "offset"), dst,
+             api_size(nbytes, "bsp_get", "size"));
+}
+
+void bsp_hpget(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_size_t nbytes)
+{
+    core_proc *p = api_self("bsp_hpget");
+    core_get(p, "bsp_hpget", (long long)pid, src, api_size(offset, "bsp_hpget", "offset"), dst,
+             api_size(nbytes, "bsp_hpget", "size"));
+}
+
+void bsp_set_tagsize(bsp_size_t *tag_nbytes)
+{
+    core_proc *p = api_self("bsp_set_tagsize");
+    size_t prev = core_set_tagsize(p, api_size(*tag_nbytes, "bsp_set_tagsize", "size"));
+    *tag_nbytes = (bsp_size_t)prev;
+}
+
+void bsp_send(bsp_pid_t pid, const void *tag, const void *payload, bsp_size_t payload_nbytes)
+{
+    core_proc *p = api_self("bsp_send");
+    core_send(p, (long long)pid, tag, payload, api_size(payload_nbytes, "bsp_send", "size"));
+}
+
+void bsp_qsize(bsp_nprocs_t *nmessages, bsp_size_t *accum_nbytes)
+{
+    core_proc *p = api_self("bsp_qsize");
+    *nmessages = (bsp_nprocs_t)(p->nin - p->inhead);
+    *accum_nbytes = (bsp_size_t)p->inbytes;
+}
+
+void bsp_get_tag(bsp_size_t *status, void *tag)
+{
+    core_proc *p = api_self("bsp_get_tag");
+    if (p->inhead == p->nin) {
+        *status = (bsp_size_t)-1;
+        return;
+    }
+    const core_msg *m = &p->inq[p->inhead];
+    *status = (bsp_size_t)m->size;
+    if (p->tagsize)
+        memcpy(tag, m->tag, p->tagsize);
+}
+
+void bsp_move(void *payload, bsp_size_t reception_nbytes)
+{
+    core_proc *p = api_self("bsp_move");
+    size_t room = api_size(reception_nbytes, "bsp_move", "size");
+    if (p->inhead == p->nin)
+        core_fatal("bsp_move", "the message queue is empty");
+    const core_msg *m = &p->inq[p->inhead++];
+    p->inbytes -= m->size;
+    size_t n = m->size < room ? m->size : room;
+    if (n)
+        memcpy(payload, m->payload, n);
+}
+
+bsp_size_t bsp_hpmove(void **tag_ptr, void **payload_ptr)
+{
+    core_proc *p = api_self("bsp_hpmove");
+    if (p->inhead == p->nin)
+        return (bsp_size_t)-1;
+    const core_msg *m = &p->inq[p->inhead++];
+    p->inbytes -= m->size;
+    /* BSPlib hands out non-const pointers; the messages live until the next sync. */
+    *tag_ptr = (void *)(uintptr_t)m->tag;
+    *payload_ptr = (void *)(uintptr_t)m->payload;
+    return (bsp_size_t)m->size;
+}

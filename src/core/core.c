@@ -1,0 +1,337 @@
+/* core — queues and the sync protocol (see core.h for the contract). */
+#include "core/core.h"
+
+#include "core/core_error.h"
+#include "engine/threads/thr_barrier.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+_Thread_local core_proc *core_self;
+
+#define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
+
+double core_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void *grow_array(void *arr, size_t *cap, size_t elem, const char *what)
+{
+    size_t n = *cap ? 2 * *cap : 16;
+    void *p = realloc(arr, n * elem);
+    if (!p)
+        core_fatal_oom(what);
+    *cap = n;
+    return p;
+}
+
+void core_proc_init(core_proc *p, core_run *run, int pid)
+{
+    memset(p, 0, sizeof *p);
+    p->run = run;
+    p->pid = pid;
+    p->nprocs = run->nprocs;
+    for (int par = 0; par < 2; par++) {
+        p->out[par] = calloc((size_t)run->nprocs, sizeof(core_buf));
+        if (!p->out[par])
+            core_fatal_oom("communication buffers");
+    }
+    core_reg_init(&p->reg);
+}
+
+void core_proc_free(core_proc *p)
+{
+    for (int par = 0; par < 2; par++) {
+        for (int d = 0; d < p->nprocs; d++)
+            core_buf_free(&p->out[par][d]);
+        free(p->out[par]);
+    }
+    core_reg_free(&p->reg);
+    free(p->gets);
+    free(p->regops);
+    free(p->inq);
+}
+
+static void check_pid(const core_proc *p, const char *call, long long pid)
+{
+    if (pid < 0 || pid >= p->nprocs)
+        core_fatal(call, "pid %lld out of range [0,%d)", pid, p->nprocs);
+}
+
+/* The slot of a local address the caller names in a put or get. */
+static int32_t find_slot(core_proc *p, const char *call, const char *role, const void *addr)
+{
+    int32_t s = core_reg_find(&p->reg, addr);
+    if (s >= 0)
+        return s;
+    for (size_t i = 0; i < p->nregops; i++)
+        if (p->regops[i].kind == CORE_REGOP_PUSH && p->regops[i].addr == addr)
+            core_fatal(call, "%s %p is registered only from the next superstep", role, addr);
+    core_fatal(call, "%s %p is not registered", role, addr);
+}
+
+static core_rec *append_record(core_proc *p, int dest, uint32_t kind, size_t datalen)
+{
+    core_buf *b = &p->out[p->step & 1][dest];
+    core_rec *r = (core_rec *)core_buf_reserve(b, sizeof(core_rec) + ALIGN8(datalen));
+    core_buf_commit(b, sizeof(core_rec) + ALIGN8(datalen));
+    r->kind = kind;
+    return r;
+}
+
+void core_put(core_proc *p, const char *call, long long pid, const void *src, void *dst,
+              size_t offset, size_t n, int high_performance)
+{
+    check_pid(p, call, pid);
+    int32_t slot = find_slot(p, call, "destination", dst);
+    if (high_performance) {
+        core_rec *r = append_record(p, (int)pid, CORE_REC_HPPUT, sizeof(const void *));
+        r->slot = (uint32_t)slot;
+        r->offset = offset;
+        r->size = n;
+        memcpy(r + 1, &src, sizeof src);
+        p->flags |= CORE_HAS_COMM | CORE_HAS_HP;
+    } else {
+        core_rec *r = append_record(p, (int)pid, CORE_REC_PUT, n);
+        r->slot = (uint32_t)slot;
+        r->offset = offset;
+        r->size = n;
+        if (n)
+            memcpy(r + 1, src, n);
+        p->flags |= CORE_HAS_COMM;
+    }
+}
+
+void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
+              void *dst, size_t n)
+{
+    check_pid(p, call, pid);
+    int32_t slot = find_slot(p, call, "source", src);
+    if (p->ngets == p->capgets)
+        p->gets = grow_array(p->gets, &p->capgets, sizeof *p->gets, "get list");
+    p->gets[p->ngets++] = (core_getreq){src, dst, (uint32_t)pid, (uint32_t)slot, offset, n};
+    p->flags |= CORE_HAS_GET;
+}
+
+void core_send(core_proc *p, long long pid, const void *tag, const void *payload, size_t n)
+{
+    check_pid(p, "bsp_send", pid);
+    size_t ts = p->tagsize;
+    core_rec *r = append_record(p, (int)pid, CORE_REC_SEND, ALIGN8(ts) + n);
+    r->slot = (uint32_t)ts;
+    r->offset = 0;
+    r->size = n;
+    char *d = (char *)(r + 1);
+    if (ts)
+        memcpy(d, tag, ts);
+    if (n)
+        memcpy(d + ALIGN8(ts), payload, n);
+    p->flags |= CORE_HAS_COMM;
+}
+
+static void add_regop(core_proc *p, core_regop_kind kind, const void *addr, size_t size)
+{
+    if (p->nregops == p->capregops)
+        p->regops = grow_array(p->regops, &p->capregops, sizeof *p->regops, "registration list");
+    p->regops[p->nregops++] = (core_regop){kind, addr, size};
+    p->flags |= CORE_HAS_REG;
+}
+
+void core_push_reg(core_proc *p, const void *addr, size_t size)
+{
+    add_regop(p, CORE_REGOP_PUSH, addr, size);
+}
+
+/* Registered now, or pushed earlier in this superstep and not popped since. */
+static int will_be_registered(core_proc *p, const void *addr)
+{
+    long depth = core_reg_find(&p->reg, addr) >= 0;
+    if (depth) {
+        /* Count the whole stack: earlier pops this superstep may remove several. */
+        depth = 0;
+        for (int32_t s = core_reg_find(&p->reg, addr); s >= 0; s = p->reg.slots[s].below)
+            depth++;
+    }
+    for (size_t i = 0; i < p->nregops; i++)
+        if (p->regops[i].addr == addr)
+            depth += p->regops[i].kind == CORE_REGOP_PUSH ? 1 : -1;
+    return depth > 0;
+}
+
+void core_pop_reg(core_proc *p, const void *addr)
+{
+    if (!will_be_registered(p, addr))
+        core_fatal("bsp_pop_reg", "address %p is not registered", addr);
+    add_regop(p, CORE_REGOP_POP, addr, 0);
+}
+
+size_t core_set_tagsize(core_proc *p, size_t size)
+{
+    size_t prev = p->next_tagsize;
+    p->next_tagsize = size;
+    return prev;
+}
+
+static const char *regop_name(core_regop_kind k)
+{
+    return k == CORE_REGOP_PUSH ? "bsp_push_reg" : "bsp_pop_reg";
+}
+
+/* Registrations are matched by order: every process must make the same sequence of
+ * push and pop calls. Each process compares all with process 0, so whichever one
+ * reports names the same culprit, the lowest differing pid. */
+static void check_regops(core_proc *self)
+{
+    core_run *run = self->run;
+    const core_proc *ref = run->procs[0];
+    for (int q = 1; q < run->nprocs; q++) {
+        const core_proc *o = run->procs[q];
+        size_t n = o->nregops < ref->nregops ? o->nregops : ref->nregops;
+        for (size_t i = 0; i < n; i++)
+            if (o->regops[i].kind != ref->regops[i].kind)
+                core_fatal_as(q, o->step, regop_name(o->regops[i].kind),
+                              "registration call %zu of this superstep is %s here but %s on "
+                              "process 0",
+                              i + 1, regop_name(o->regops[i].kind),
+                              regop_name(ref->regops[i].kind));
+        if (o->nregops != ref->nregops)
+            core_fatal_as(q, o->step, "bsp_push_reg",
+                          "%zu registration calls in this superstep, but process 0 made %zu",
+                          o->nregops, ref->nregops);
+    }
+}
+
+static void run_gets(core_proc *p)
+{
+    core_run *run = p->run;
+    for (size_t i = 0; i < p->ngets; i++) {
+        const core_getreq *g = &p->gets[i];
+        const core_slot *s = &run->procs[g->pid]->reg.slots[g->slot];
+        if (g->offset > s->size || g->size > s->size - g->offset)
+            core_fatal("bsp_get", "offset %llu + size %llu exceeds the %zu bytes registered on "
+                       "process %u",
+                       (unsigned long long)g->offset, (unsigned long long)g->size, s->size,
+                       g->pid);
+        if (g->size)
+            memcpy(g->dst, (const char *)s->addr + g->offset, g->size);
+    }
+}
+
+static void add_message(core_proc *p, const char *tag, const char *payload, size_t n)
+{
+    if (p->nin == p->capin)
+        p->inq = grow_array(p->inq, &p->capin, sizeof *p->inq, "message queue");
+    p->inq[p->nin++] = (core_msg){tag, payload, n};
+    p->inbytes += n;
+}
+
+/* Pull everything addressed to p from every source, in source order. */
+static void pull_incoming(core_proc *p, unsigned parity)
+{
+    core_run *run = p->run;
+    for (int src = 0; src < run->nprocs; src++) {
+        const core_buf *b = &run->procs[src]->out[parity][p->pid];
+        const char *cur = b->data, *end = b->data + b->len;
+        while (cur < end) {
+            const core_rec *r = (const core_rec *)cur;
+            const char *data = (const char *)(r + 1);
+            size_t datalen;
+            if (r->kind == CORE_REC_SEND) {
+                add_message(p, data, data + ALIGN8(r->slot), r->size);
+                datalen = ALIGN8(r->slot) + r->size;
+            } else {
+                const core_slot *s = &p->reg.slots[r->slot];
+                if (r->offset > s->size || r->size > s->size - r->offset)
+                    core_fatal_as(src, p->step,
+                                  r->kind == CORE_REC_PUT ? "bsp_put" : "bsp_hpput",
+                                  "offset %llu + size %llu exceeds the %zu bytes registered on "
+                                  "process %d",
+                                  (unsigned long long)r->offset, (unsigned long long)r->size,
+                                  s->size, p->pid);
+                const void *from = data;
+                if (r->kind == CORE_REC_HPPUT)
+                    memcpy(&from, data, sizeof from);
+                if (r->size)
+                    memcpy((char *)s->addr + r->offset, from, r->size);
+                datalen = r->kind == CORE_REC_PUT ? r->size : sizeof from;
+            }
+            cur += sizeof(core_rec) + ALIGN8(datalen);
+        }
+    }
+}
+
+static void apply_regops(core_proc *p)
+{
+    for (size_t i = 0; i < p->nregops; i++) {
+        const core_regop *op = &p->regops[i];
+        if (op->kind == CORE_REGOP_PUSH)
+            core_reg_push(&p->reg, op->addr, op->size);
+        else
+            core_reg_pop(&p->reg, op->addr);
+    }
+    p->nregops = 0;
+}
+
+/* Run by the last process to arrive: different calls met at one barrier. */
+static void check_arrivals(unsigned bits, void *arg)
+{
+    core_run *run = arg;
+    if ((bits & (CORE_AT_SYNC | CORE_AT_END)) != (CORE_AT_SYNC | CORE_AT_END))
+        return;
+    int syncing = -1, ended = -1;
+    for (int q = run->nprocs - 1; q >= 0; q--) {
+        if (run->procs[q]->arrive_at == CORE_AT_SYNC)
+            syncing = q;
+        else
+            ended = q;
+    }
+    const core_proc *e = run->procs[ended];
+    core_fatal_as(syncing, run->procs[syncing]->step, "bsp_sync", "process %d has %s", ended,
+                  e->ended_how == CORE_END_RETURNED ? "returned from the SPMD function"
+                                                    : "called bsp_end");
+}
+
+static unsigned barrier(core_proc *p, unsigned at, unsigned bits)
+{
+    p->arrive_at = at;
+    return thr_barrier_wait(p->run->barrier, bits | at, check_arrivals, p->run);
+}
+
+void core_sync(core_proc *p)
+{
+    unsigned parity = p->step & 1;
+    unsigned all = barrier(p, CORE_AT_SYNC, p->flags);
+    if (all & CORE_HAS_REG)
+        check_regops(p);
+    if (all & (CORE_HAS_GET | CORE_HAS_REG)) {
+        /* Gets read remote memory and remote tables: both must stay as they are
+         * until every get is done. */
+        run_gets(p);
+        barrier(p, CORE_AT_SYNC, 0);
+    }
+    p->nin = p->inhead = 0;
+    p->inbytes = 0;
+    if (all & CORE_HAS_COMM)
+        pull_incoming(p, parity);
+    if (p->nregops)
+        apply_regops(p);
+    if (all & CORE_HAS_HP)
+        barrier(p, CORE_AT_SYNC, 0); /* hpput sources are read until here */
+    p->ngets = 0;
+    p->flags = 0;
+    p->tagsize = p->next_tagsize;
+    p->step++;
+    /* The other parity's buffers were pulled before the barrier we just passed. */
+    for (int d = 0; d < p->nprocs; d++)
+        core_buf_clear(&p->out[p->step & 1][d]);
+}
+
+void core_end(core_proc *p, unsigned how)
+{
+    p->ended_how = how;
+    barrier(p, CORE_AT_END, 0);
+}

@@ -1,0 +1,28 @@
+/* core_buf — growth and release of outgoing record buffers. */
+#include "core/core_buf.h"
+
+#include "core/core_error.h"
+
+#include <stdlib.h>
+
+void core_buf_grow(core_buf *b, size_t need)
+{
+    size_t cap = b->cap ? b->cap : 4096;
+    while (cap - b->len < need) {
+        if (cap > ((size_t)-1) / 2)
+            core_fatal_oom("communication buffer");
+        cap *= 2;
+    }
+    char *p = realloc(b->data, cap);
+    if (!p)
+        core_fatal_oom("communication buffer");
+    b->data = p;
+    b->cap = cap;
+}
+
+void core_buf_free(core_buf *b)
+{
+    free(b->data);
+    b->data = NULL;
+    b->len = b->cap = 0;
+}

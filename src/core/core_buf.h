@@ -1,0 +1,33 @@
+/* core_buf — a growable byte buffer for outgoing superstep records.
+ *
+ * Contract: core_buf_reserve returns room for n more bytes at the end (the buffer
+ * grows geometrically and never shrinks within a run); core_buf_commit makes them
+ * part of the contents; core_buf_clear empties it but keeps the memory.
+ */
+#ifndef POLYBSP_CORE_BUF_H
+#define POLYBSP_CORE_BUF_H
+
+#include <stddef.h>
+
+typedef struct core_buf {
+    char *data;
+    size_t len;
+    size_t cap;
+} core_buf;
+
+void core_buf_grow(core_buf *b, size_t need);
+
+static inline char *core_buf_reserve(core_buf *b, size_t n)
+{
+    if (b->cap - b->len < n)
+        core_buf_grow(b, n);
+    return b->data + b->len;
+}
+
+static inline void core_buf_commit(core_buf *b, size_t n) { b->len += n; }
+
+static inline void core_buf_clear(core_buf *b) { b->len = 0; }
+
+void core_buf_free(core_buf *b);
+
+#endif

@@ -1,0 +1,143 @@
+/* core_error — fatal reports, and reporters for crashes and exits inside a run. */
+#define _DEFAULT_SOURCE /* on_exit */
+#include "core/core_error.h"
+
+#include "core/core.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static atomic_int reported;
+
+static CORE_NORETURN void wait_for_exit(void)
+{
+    for (;;)
+        pause();
+}
+
+void core_vfatal_as(long pid, unsigned long step, const char *call, const char *fmt, va_list ap)
+{
+    if (atomic_exchange(&reported, 1))
+        wait_for_exit(); /* another process is already stopping the run */
+    char line[1024];
+    int n = pid >= 0 ? snprintf(line, sizeof line, "polybsp: process %ld, superstep %lu: %s: ", pid,
+                                step, call)
+                     : snprintf(line, sizeof line, "polybsp: %s: ", call);
+    if (n < 0)
+        n = 0;
+    vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
+    size_t len = strlen(line);
+    while (len && line[len - 1] == '\n')
+        line[--len] = '\0';
+    fflush(stdout);
+    fprintf(stderr, "%s\n", line);
+    fflush(stderr);
+    _exit(1);
+}
+
+void core_fatal_as(long pid, unsigned long step, const char *call, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    core_vfatal_as(pid, step, call, fmt, ap);
+}
+
+void core_fatal(const char *call, const char *fmt, ...)
+{
+    const core_proc *p = core_self;
+    va_list ap;
+    va_start(ap, fmt);
+    core_vfatal_as(p ? p->pid : -1, p ? p->step : 0, call, fmt, ap);
+}
+
+void core_fatal_oom(const char *what)
+{
+    core_fatal("polybsp", "out of memory for the %s", what);
+}
+
+/* Signal handlers may only use async-signal-safe calls: build the line by hand. */
+static size_t put_str(char *b, size_t at, const char *s)
+{
+    while (*s && at < 255)
+        b[at++] = *s++;
+    return at;
+}
+
+static size_t put_num(char *b, size_t at, unsigned long v)
+{
+    char d[24];
+    int n = 0;
+    do {
+        d[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    while (n && at < 255)
+        b[at++] = d[--n];
+    return at;
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    default: return "signal";
+    }
+}
+
+static void on_crash(int sig)
+{
+    const core_proc *p = core_self;
+    if (p && !atomic_exchange(&reported, 1)) {
+        char b[256];
+        size_t n = put_str(b, 0, "polybsp: process ");
+        n = put_num(b, n, (unsigned long)p->pid);
+        n = put_str(b, n, ", superstep ");
+        n = put_num(b, n, p->step);
+        n = put_str(b, n, ": killed by signal ");
+        n = put_num(b, n, (unsigned long)sig);
+        n = put_str(b, n, " (");
+        n = put_str(b, n, signal_name(sig));
+        n = put_str(b, n, ")\n");
+        ssize_t w = write(STDERR_FILENO, b, n);
+        (void)w;
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void on_exit_inside(int status, void *arg)
+{
+    (void)arg;
+    const core_proc *p = core_self;
+    if (!p || p->ended_how || atomic_exchange(&reported, 1))
+        return;
+    fflush(stdout);
+    fprintf(stderr, "polybsp: process %d, superstep %lu: exit(%d) called inside the SPMD section\n",
+            p->pid, p->step, status);
+    fflush(stderr);
+    if (status == 0)
+        _exit(1); /* leaving a run half-way is not a success */
+}
+
+void core_install_reporters(void)
+{
+    static atomic_int installed;
+    if (atomic_exchange(&installed, 1))
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_crash;
+    sa.sa_flags = SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        sigaction(sigs[i], &sa, NULL);
+    on_exit(on_exit_inside, NULL);
+}

@@ -1,0 +1,30 @@
+/* core_error — the one way a run stops on misuse.
+ *
+ * Contract: every fatal report is one line on stderr,
+ *   "polybsp: process P, superstep S: CALL: DETAIL"   (inside the SPMD section)
+ *   "polybsp: CALL: DETAIL"                            (outside it)
+ * after which the whole program exits with status 1 (stdout is flushed first).
+ * Only the first report of a run is printed; a second process that fails at the
+ * same moment waits for the exit instead of printing a competing line.
+ */
+#ifndef POLYBSP_CORE_ERROR_H
+#define POLYBSP_CORE_ERROR_H
+
+#include <stdarg.h>
+
+#define CORE_NORETURN __attribute__((noreturn))
+#define CORE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* Report against the calling process (or no process outside the section). */
+void core_fatal(const char *call, const char *fmt, ...) CORE_PRINTF(2, 3) CORE_NORETURN;
+/* Report naming another process (the culprit found by the one that noticed). */
+void core_fatal_as(long pid, unsigned long step, const char *call, const char *fmt, ...)
+    CORE_PRINTF(4, 5) CORE_NORETURN;
+void core_vfatal_as(long pid, unsigned long step, const char *call, const char *fmt,
+                    va_list ap) CORE_NORETURN;
+void core_fatal_oom(const char *what) CORE_NORETURN;
+
+/* Install the crash and exit reporters (idempotent). */
+void core_install_reporters(void);
+
+#endif

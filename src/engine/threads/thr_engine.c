@@ -1,0 +1,167 @@
+/* thr_engine — thread start-up, the closing barrier and tear-down. */
+#define _DEFAULT_SOURCE /* SIGSTKSZ, sigaltstack */
+#include "engine/threads/thr_engine.h"
+
+#include "core/core.h"
+#include "core/core_error.h"
+#include "engine/threads/thr_barrier.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Without bsp_init, the other processes run main itself (the standard allows
+ * bsp_begin as main's first statement). The weak reference keeps libraries that
+ * are linked into programs without bsp_begin in main working. */
+extern int main(int, char **) __attribute__((weak));
+
+typedef struct thr_worker {
+    pthread_t thread;
+    core_proc *proc;
+    void *altstack;
+} thr_worker;
+
+static struct {
+    void (*spmd)(void);
+    int argc;
+    char **argv;
+    atomic_int state;
+    core_run *run;
+    thr_worker *workers;
+} g;
+
+static _Thread_local int is_worker;
+
+/* glibc passes argc and argv to constructors; main() needs them in the workers. */
+__attribute__((constructor)) static void capture_args(int argc, char **argv)
+{
+    g.argc = argc;
+    g.argv = argv;
+}
+
+void thr_init(void (*spmd)(void), int argc, char **argv)
+{
+    g.spmd = spmd;
+    if (argv) {
+        g.argc = argc;
+        g.argv = argv;
+    }
+}
+
+thr_state thr_section_state(void) { return (thr_state)atomic_load(&g.state); }
+
+int thr_available(void)
+{
+    const char *env = getenv("POLYBSP_NPROCS");
+    if (env && *env) {
+        char *end;
+        errno = 0;
+        long v = strtol(env, &end, 10);
+        if (errno || *end || v < 1 || v > 1000000)
+            core_fatal("bsp_nprocs", "POLYBSP_NPROCS=%s is not a positive integer", env);
+        return (int)v;
+    }
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    return cores > 0 ? (int)cores : 1;
+}
+
+static void *worker_main(void *arg)
+{
+    thr_worker *w = arg;
+    stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    core_self = w->proc;
+    is_worker = 1;
+    if (g.spmd)
+        g.spmd();
+    else
+        main(g.argc, g.argv);
+    core_end(w->proc, CORE_END_RETURNED);
+    core_self = NULL;
+    return NULL;
+}
+
+static void *aligned_zalloc(size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n))
+        core_fatal_oom("process state");
+    memset(p, 0, n);
+    return p;
+}
+
+void thr_begin(long long nprocs)
+{
+    if (is_worker)
+        return; /* started by process 0; the section is already set up */
+    if (atomic_load(&g.state) == THR_RUNNING)
+        core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
+    if (atomic_load(&g.state) == THR_AFTER && !g.spmd)
+        core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
+    if (nprocs < 1)
+        core_fatal("bsp_begin", "number of processes %lld must be at least 1", nprocs);
+    if (nprocs > 1000000)
+        core_fatal("bsp_begin", "number of processes %lld is more than 1000000", nprocs);
+    if (!g.spmd && !main)
+        core_fatal("bsp_begin", "without bsp_init, bsp_begin must be called from main");
+    core_install_reporters();
+
+    int P = (int)nprocs;
+    core_run *run = aligned_zalloc(sizeof *run);
+    run->nprocs = P;
+    run->procs = calloc((size_t)P, sizeof *run->procs);
+    run->barrier = aligned_zalloc(sizeof(thr_barrier));
+    if (!run->procs)
+        core_fatal_oom("process table");
+    thr_barrier_init(run->barrier, (unsigned)P);
+    for (int i = 0; i < P; i++) {
+        run->procs[i] = aligned_zalloc(sizeof(core_proc));
+        core_proc_init(run->procs[i], run, i);
+    }
+    run->t0 = core_now();
+    g.run = run;
+    g.workers = calloc((size_t)P, sizeof *g.workers);
+    if (!g.workers)
+        core_fatal_oom("process table");
+    core_self = run->procs[0];
+    atomic_store(&g.state, THR_RUNNING);
+    for (int i = 1; i < P; i++) {
+        thr_worker *w = &g.workers[i];
+        w->proc = run->procs[i];
+        w->altstack = malloc(SIGSTKSZ);
+        int err = w->altstack ? pthread_create(&w->thread, NULL, worker_main, w) : ENOMEM;
+        if (err)
+            core_fatal("bsp_begin", "cannot start process %d: %s", i, strerror(err));
+    }
+}
+
+void thr_end(void)
+{
+    core_proc *p = core_self;
+    core_end(p, CORE_END_CALLED);
+    if (is_worker) {
+        core_self = NULL;
+        pthread_exit(NULL);
+    }
+    core_run *run = g.run;
+    for (int i = 1; i < run->nprocs; i++) {
+        pthread_join(g.workers[i].thread, NULL);
+        free(g.workers[i].altstack);
+    }
+    for (int i = 0; i < run->nprocs; i++) {
+        core_proc_free(run->procs[i]);
+        free(run->procs[i]);
+    }
+    free(run->procs);
+    free(run->barrier);
+    free(run);
+    free(g.workers);
+    g.run = NULL;
+    g.workers = NULL;
+    core_self = NULL;
+    atomic_store(&g.state, THR_AFTER);
+}

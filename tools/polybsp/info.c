@@ -1,0 +1,249 @@
+/* info.c — `polybsp info [--json]`: the version, the engines, and this machine.
+ *
+ * Contract: prints the library version, the engines built in, the number of
+ * processes a program gets by default, and the machine as hwloc sees it (host,
+ * packages, cores, hardware threads, NUMA nodes, memory, caches), as text or as
+ * one JSON object (docs/tool.md gives its fields). Status 0; 2 on bad usage; 1
+ * when hwloc cannot read the topology.
+ */
+#include "tool.h"
+
+#include <polybsp.h>
+
+#include <hwloc.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+const char cmd_info_help[] =
+    "usage: polybsp info [--json]\n"
+    "\n"
+    "Shows the polybsp version, the engines built in, the number of processes a\n"
+    "program gets by default, and this machine's packages, cores, hardware threads,\n"
+    "NUMA nodes, memory and caches (read with hwloc).\n"
+    "\n"
+    "options:\n"
+    "  --json       print one JSON object instead of text\n"
+    "  -h, --help   show this help\n";
+
+/* One kind of cache: all caches of one level and type that have the same size
+ * (hybrid processors have several sizes at one level, hence several entries). */
+struct cache {
+    char name[8]; /* L1d, L1i, L2, ... */
+    unsigned level;
+    const char *type; /* "data", "instruction" or "unified" */
+    unsigned count;
+    unsigned long long size;
+    unsigned line;
+};
+
+enum { MAX_CACHES = 32 };
+
+struct machine {
+    char host[256];
+    char system[256];
+    char cpu_model[256];
+    int packages, cores, pus, numa_nodes;
+    unsigned long long memory;
+    struct cache caches[MAX_CACHES];
+    int ncaches;
+};
+
+static const char *cache_type_name(hwloc_obj_cache_type_t type)
+{
+    switch (type) {
+    case HWLOC_OBJ_CACHE_DATA:
+        return "data";
+    case HWLOC_OBJ_CACHE_INSTRUCTION:
+        return "instruction";
+    default:
+        return "unified";
+    }
+}
+
+static void add_cache(struct machine *m, const struct hwloc_cache_attr_s *attr)
+{
+    for (int i = 0; i < m->ncaches; i++) {
+        struct cache *c = &m->caches[i];
+        if (c->level == attr->depth && strcmp(c->type, cache_type_name(attr->type)) == 0 &&
+            c->size == attr->size) {
+            c->count++;
+            return;
+        }
+    }
+    if (m->ncaches == MAX_CACHES)
+        return;
+    struct cache *c = &m->caches[m->ncaches++];
+    const char *suffix = attr->type == HWLOC_OBJ_CACHE_DATA          ? "d"
+                         : attr->type == HWLOC_OBJ_CACHE_INSTRUCTION ? "i"
+                                                                     : "";
+    snprintf(c->name, sizeof c->name, "L%u%s", attr->depth, suffix);
+    c->level = attr->depth;
+    c->type = cache_type_name(attr->type);
+    c->count = 1;
+    c->size = attr->size;
+    c->line = attr->linesize;
+}
+
+static int read_machine(struct machine *m)
+{
+    memset(m, 0, sizeof *m);
+    if (gethostname(m->host, sizeof m->host - 1) != 0)
+        strcpy(m->host, "unknown");
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(m->system, sizeof m->system, "%s %s %s", u.sysname, u.release, u.machine);
+
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo) != 0)
+        return -1;
+    /* Instruction caches are filtered out by default; users tuning kernels want them. */
+    hwloc_topology_set_icache_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (hwloc_topology_load(topo) != 0) {
+        hwloc_topology_destroy(topo);
+        return -1;
+    }
+    m->packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+    m->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+    m->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+    m->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    m->memory = hwloc_get_root_obj(topo)->total_memory;
+    hwloc_obj_t package = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
+    const char *model = package ? hwloc_obj_get_info_by_name(package, "CPUModel") : NULL;
+    if (model != NULL)
+        snprintf(m->cpu_model, sizeof m->cpu_model, "%s", model);
+    /* Listed by level, data before instruction, in the order people read them. */
+    static const hwloc_obj_type_t cache_types[] = {
+        HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1ICACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L2ICACHE,
+        HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L3ICACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
+    for (size_t t = 0; t < sizeof cache_types / sizeof cache_types[0]; t++) {
+        for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topo, cache_types[t], NULL);
+             obj != NULL; obj = hwloc_get_next_obj_by_type(topo, cache_types[t], obj))
+            add_cache(m, &obj->attr->cache);
+    }
+    hwloc_topology_destroy(topo);
+    return 0;
+}
+
+/* Formats a byte count the way people read cache and memory sizes: 32 KiB, 1.5 MiB. */
+static const char *human_size(unsigned long long bytes, char *buf, size_t len)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    double value = (double)bytes;
+    size_t u = 0;
+    while (value >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        value /= 1024.0;
+        u++;
+    }
+    if (value == (double)(unsigned long long)value)
+        snprintf(buf, len, "%llu %s", (unsigned long long)value, units[u]);
+    else
+        snprintf(buf, len, "%.1f %s", value, units[u]);
+    return buf;
+}
+
+static void print_text(const struct machine *m, int nprocs, const char *nprocs_from)
+{
+    char buf[32];
+    printf("polybsp %s\n", bsp_polybsp_version());
+    printf("engines      %s (default: %s)\n", tool_engine_list(), tool_engines[0]);
+    printf("processes    %d by default (%s)\n", nprocs, nprocs_from);
+    printf("host         %s\n", m->host);
+    printf("system       %s\n", m->system);
+    if (m->cpu_model[0] != '\0')
+        printf("cpu          %s\n", m->cpu_model);
+    printf("packages     %d\n", m->packages);
+    printf("cores        %d\n", m->cores);
+    printf("hw threads   %d\n", m->pus);
+    printf("NUMA nodes   %d\n", m->numa_nodes);
+    printf("memory       %s\n", human_size(m->memory, buf, sizeof buf));
+    for (int i = 0; i < m->ncaches; i++) {
+        const struct cache *c = &m->caches[i];
+        printf("cache %-6s %u x %s", c->name, c->count, human_size(c->size, buf, sizeof buf));
+        if (c->line != 0)
+            printf(", %u-byte lines", c->line);
+        printf("\n");
+    }
+}
+
+/* Prints s as a JSON string literal. */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)s; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            printf("\\%c", *p);
+        else if (*p < 0x20)
+            printf("\\u%04x", *p);
+        else
+            putchar(*p);
+    }
+    putchar('"');
+}
+
+static void print_json(const struct machine *m, int nprocs, const char *nprocs_from)
+{
+    printf("{\n  \"version\": ");
+    json_string(bsp_polybsp_version());
+    printf(",\n  \"engines\": [");
+    for (const char *const *e = tool_engines; *e != NULL; e++) {
+        if (e != tool_engines)
+            printf(", ");
+        json_string(*e);
+    }
+    printf("],\n  \"default_engine\": ");
+    json_string(tool_engines[0]);
+    printf(",\n  \"default_nprocs\": %d,\n  \"default_nprocs_from\": ", nprocs);
+    json_string(nprocs_from);
+    printf(",\n  \"host\": ");
+    json_string(m->host);
+    printf(",\n  \"system\": ");
+    json_string(m->system);
+    printf(",\n  \"cpu_model\": ");
+    if (m->cpu_model[0] != '\0')
+        json_string(m->cpu_model);
+    else
+        printf("null");
+    printf(",\n  \"packages\": %d,\n  \"cores\": %d,\n  \"pus\": %d,\n  \"numa_nodes\": %d,\n"
+           "  \"memory_bytes\": %llu,\n  \"caches\": [",
+           m->packages, m->cores, m->pus, m->numa_nodes, m->memory);
+    for (int i = 0; i < m->ncaches; i++) {
+        const struct cache *c = &m->caches[i];
+        printf("%s\n    {\"name\": \"%s\", \"level\": %u, \"type\": \"%s\", \"count\": %u, "
+               "\"size_bytes\": %llu, \"line_bytes\": %u}",
+               i > 0 ? "," : "", c->name, c->level, c->type, c->count, c->size, c->line);
+    }
+    printf("%s]\n}\n", m->ncaches > 0 ? "\n  " : "");
+}
+
+int cmd_info(int argc, char **argv)
+{
+    bool json = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0)
+            json = true;
+        else if (tool_is_help(argv[i])) {
+            fputs(cmd_info_help, stdout);
+            return 0;
+        } else
+            return tool_usage_error("info: unknown argument '%s' (try 'polybsp info --help')",
+                                    argv[i]);
+    }
+    struct machine m;
+    if (read_machine(&m) != 0) {
+        fprintf(stderr, "polybsp: info: hwloc cannot read this machine's topology\n");
+        return 1;
+    }
+    /* Asked of the library rather than recomputed, so that it is what a
+     * program calling bsp_begin(bsp_nprocs()) would really get. */
+    int nprocs = (int)bsp_nprocs();
+    const char *from = getenv("POLYBSP_NPROCS") != NULL ? "POLYBSP_NPROCS" : "one per core";
+    if (json)
+        print_json(&m, nprocs, from);
+    else
+        print_text(&m, nprocs, from);
+    return 0;
+}

@@ -1,0 +1,37 @@
+/* tool.h — what every polybsp subcommand shares.
+ *
+ * Contract: a subcommand returns its exit status (0 success, 2 bad usage); it
+ * reports bad usage with tool_usage_error(), which prints exactly one line
+ * `polybsp: ...` to stderr. Help goes to stdout with status 0.
+ */
+#ifndef POLYBSP_TOOL_H
+#define POLYBSP_TOOL_H
+
+#include <stdbool.h>
+
+/* Exit status of every usage error, so that scripts can tell "you called me
+ * wrongly" (2) from "the BSP program failed" (its own status, usually 1). */
+#define TOOL_EXIT_USAGE 2
+
+#define POLYBSP_COMMAND(name, summary)                                                             \
+    int cmd_##name(int argc, char **argv);                                                         \
+    extern const char cmd_##name##_help[];
+#include "commands.def"
+#undef POLYBSP_COMMAND
+
+/* Prints `polybsp: <message>` and a newline to stderr; returns TOOL_EXIT_USAGE. */
+int tool_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* True for the arguments that ask for help: `help`, `--help`, `-h`. */
+bool tool_is_help(const char *arg);
+
+/* The engines this build of polybsp can run programs on, NULL-terminated. */
+extern const char *const tool_engines[];
+
+/* True if `name` is one of tool_engines. */
+bool tool_engine_available(const char *name);
+
+/* tool_engines joined with ", ", for messages; a static buffer. */
+const char *tool_engine_list(void);
+
+#endif /* POLYBSP_TOOL_H */
