@@ -10,7 +10,7 @@
 
 _Thread_local core_proc *core_self;
 
-#define ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
+#define ALIGN8 CORE_ALIGN8
 
 double core_now(void)
 {
@@ -74,36 +74,40 @@ static int32_t find_slot(core_proc *p, const char *call, const char *role, const
     core_fatal(call, "%s %p is not registered", role, addr);
 }
 
-static core_rec *append_record(core_proc *p, int dest, uint32_t kind, size_t datalen)
+static core_rec *append_record(core_proc *p, int dest, uint32_t kind, uint32_t slot,
+                               size_t datalen)
 {
     core_buf *b = &p->out[p->step & 1][dest];
     core_rec *r = (core_rec *)core_buf_reserve(b, sizeof(core_rec) + ALIGN8(datalen));
     core_buf_commit(b, sizeof(core_rec) + ALIGN8(datalen));
-    r->kind = kind;
+    r->kind_slot = kind | slot << 8;
     return r;
 }
 
-void core_put(core_proc *p, const char *call, long long pid, const void *src, void *dst,
-              size_t offset, size_t n, int high_performance)
+void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,
+                   size_t offset, size_t n, int high_performance)
 {
     check_pid(p, call, pid);
-    int32_t slot = find_slot(p, call, "destination", dst);
-    if (high_performance) {
-        core_rec *r = append_record(p, (int)pid, CORE_REC_HPPUT, sizeof(const void *));
-        r->slot = (uint32_t)slot;
+    uint32_t slot = (uint32_t)find_slot(p, call, "destination", dst);
+    do { /* records carry 32-bit sizes */
+        size_t chunk = n < UINT32_MAX ? n : (size_t)1 << 31;
+        core_rec *r;
+        if (high_performance) {
+            r = append_record(p, (int)pid, CORE_REC_HPPUT, slot, sizeof(const void *));
+            memcpy(r + 1, &src, sizeof src);
+            p->flags |= CORE_HAS_HP;
+        } else {
+            r = append_record(p, (int)pid, CORE_REC_PUT, slot, chunk);
+            if (chunk)
+                memcpy(r + 1, src, chunk);
+        }
+        r->size = (uint32_t)chunk;
         r->offset = offset;
-        r->size = n;
-        memcpy(r + 1, &src, sizeof src);
-        p->flags |= CORE_HAS_COMM | CORE_HAS_HP;
-    } else {
-        core_rec *r = append_record(p, (int)pid, CORE_REC_PUT, n);
-        r->slot = (uint32_t)slot;
-        r->offset = offset;
-        r->size = n;
-        if (n)
-            memcpy(r + 1, src, n);
-        p->flags |= CORE_HAS_COMM;
-    }
+        src = (const char *)src + chunk;
+        offset += chunk;
+        n -= chunk;
+    } while (n);
+    p->flags |= CORE_HAS_COMM;
 }
 
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
@@ -120,11 +124,13 @@ void core_get(core_proc *p, const char *call, long long pid, const void *src, si
 void core_send(core_proc *p, long long pid, const void *tag, const void *payload, size_t n)
 {
     check_pid(p, "bsp_send", pid);
+    if (n > UINT32_MAX)
+        core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n,
+                   UINT32_MAX);
     size_t ts = p->tagsize;
-    core_rec *r = append_record(p, (int)pid, CORE_REC_SEND, ALIGN8(ts) + n);
-    r->slot = (uint32_t)ts;
+    core_rec *r = append_record(p, (int)pid, CORE_REC_SEND, (uint32_t)ts, ALIGN8(ts) + n);
     r->offset = 0;
-    r->size = n;
+    r->size = (uint32_t)n;
     char *d = (char *)(r + 1);
     if (ts)
         memcpy(d, tag, ts);
@@ -171,6 +177,9 @@ void core_pop_reg(core_proc *p, const void *addr)
 
 size_t core_set_tagsize(core_proc *p, size_t size)
 {
+    if (size > CORE_MAX_SLOT)
+        core_fatal("bsp_set_tagsize", "tag size %zu exceeds the limit of %u bytes", size,
+                   CORE_MAX_SLOT);
     size_t prev = p->next_tagsize;
     p->next_tagsize = size;
     return prev;
@@ -239,25 +248,29 @@ static void pull_incoming(core_proc *p, unsigned parity)
         while (cur < end) {
             const core_rec *r = (const core_rec *)cur;
             const char *data = (const char *)(r + 1);
+            unsigned kind = CORE_REC_KIND(r);
             size_t datalen;
-            if (r->kind == CORE_REC_SEND) {
-                add_message(p, data, data + ALIGN8(r->slot), r->size);
-                datalen = ALIGN8(r->slot) + r->size;
+            if (kind == CORE_REC_SEND) {
+                size_t ts = CORE_REC_SLOT(r);
+                add_message(p, data, data + ALIGN8(ts), r->size);
+                datalen = ALIGN8(ts) + r->size;
             } else {
-                const core_slot *s = &p->reg.slots[r->slot];
+                const core_slot *s = &p->reg.slots[CORE_REC_SLOT(r)];
                 if (r->offset > s->size || r->size > s->size - r->offset)
-                    core_fatal_as(src, p->step,
-                                  r->kind == CORE_REC_PUT ? "bsp_put" : "bsp_hpput",
+                    core_fatal_as(src, p->step, kind == CORE_REC_PUT ? "bsp_put" : "bsp_hpput",
                                   "offset %llu + size %llu exceeds the %zu bytes registered on "
                                   "process %d",
                                   (unsigned long long)r->offset, (unsigned long long)r->size,
                                   s->size, p->pid);
                 const void *from = data;
-                if (r->kind == CORE_REC_HPPUT)
+                if (kind == CORE_REC_HPPUT)
                     memcpy(&from, data, sizeof from);
-                if (r->size)
-                    memcpy((char *)s->addr + r->offset, from, r->size);
-                datalen = r->kind == CORE_REC_PUT ? r->size : sizeof from;
+                char *to = (char *)s->addr + r->offset;
+                if (r->size <= 64)
+                    core_copy_small(to, from, r->size);
+                else
+                    memcpy(to, from, r->size);
+                datalen = kind == CORE_REC_PUT ? r->size : sizeof from;
             }
             cur += sizeof(core_rec) + ALIGN8(datalen);
         }
@@ -268,20 +281,20 @@ static void apply_regops(core_proc *p)
 {
     for (size_t i = 0; i < p->nregops; i++) {
         const core_regop *op = &p->regops[i];
-        if (op->kind == CORE_REGOP_PUSH)
-            core_reg_push(&p->reg, op->addr, op->size);
+        if (op->kind == CORE_REGOP_PUSH) {
+            if (core_reg_push(&p->reg, op->addr, op->size) > (int32_t)CORE_MAX_SLOT)
+                core_fatal("bsp_push_reg", "more than %u registrations", CORE_MAX_SLOT);
+        }
         else
             core_reg_pop(&p->reg, op->addr);
     }
     p->nregops = 0;
 }
 
-/* Run by the last process to arrive: different calls met at one barrier. */
-static void check_arrivals(unsigned bits, void *arg)
+/* Different calls met at one barrier. Every process sees the same bits and names
+ * the same culprit, so whichever reports first prints the same line. */
+static void report_mixed_arrivals(core_run *run)
 {
-    core_run *run = arg;
-    if ((bits & (CORE_AT_SYNC | CORE_AT_END)) != (CORE_AT_SYNC | CORE_AT_END))
-        return;
     int syncing = -1, ended = -1;
     for (int q = run->nprocs - 1; q >= 0; q--) {
         if (run->procs[q]->arrive_at == CORE_AT_SYNC)
@@ -298,7 +311,10 @@ static void check_arrivals(unsigned bits, void *arg)
 static unsigned barrier(core_proc *p, unsigned at, unsigned bits)
 {
     p->arrive_at = at;
-    return thr_barrier_wait(p->run->barrier, bits | at, check_arrivals, p->run);
+    unsigned all = thr_barrier_wait(p->run->barrier, (unsigned)p->pid, bits | at);
+    if ((all & (CORE_AT_SYNC | CORE_AT_END)) == (CORE_AT_SYNC | CORE_AT_END))
+        report_mixed_arrivals(p->run);
+    return all;
 }
 
 void core_sync(core_proc *p)

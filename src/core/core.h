@@ -32,19 +32,26 @@ enum {
     CORE_HAS_HP = 1u << 2,   /* hpputs: sources may not run on until read */
     CORE_HAS_REG = 1u << 3,  /* registration calls: check they match */
     /* What call brought a process to the barrier; more than one kind = misuse. */
-    CORE_AT_SYNC = 1u << 8,
-    CORE_AT_END = 1u << 9,
+    CORE_AT_SYNC = 1u << 4,
+    CORE_AT_END = 1u << 5,
 };
 
 typedef enum { CORE_REC_PUT = 1, CORE_REC_HPPUT = 2, CORE_REC_SEND = 3 } core_rec_kind;
 
-/* Header of one outgoing record; data (padded to 8 bytes) follows it. */
+/* Header of one outgoing record; data (padded to 8 bytes) follows it. Sixteen
+ * bytes keep an 8-byte put at 24 bytes of traffic; puts of 4 GiB or more are
+ * split into several records. */
 typedef struct core_rec {
-    uint32_t kind;
-    uint32_t slot;   /* registration slot (put, hpput) or tag size (send) */
-    uint64_t offset; /* byte offset into the destination (put, hpput) */
-    uint64_t size;   /* payload bytes */
+    uint32_t kind_slot; /* kind in the low 8 bits; above: the registration slot
+                           (put, hpput) or the tag size (send) */
+    uint32_t size;      /* payload bytes */
+    uint64_t offset;    /* byte offset into the destination (put, hpput) */
 } core_rec;
+
+#define CORE_REC_KIND(r) ((r)->kind_slot & 0xffu)
+#define CORE_REC_SLOT(r) ((r)->kind_slot >> 8)
+#define CORE_MAX_SLOT 0xffffffu /* also the largest tag size */
+#define CORE_ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
 typedef struct core_getreq {
     const void *src; /* the caller's own address for the registered variable */
@@ -106,14 +113,57 @@ struct core_run {
 };
 
 /* The process the calling thread runs, or NULL outside the SPMD section. */
-extern _Thread_local core_proc *core_self;
+/* initial-exec: one instruction to reach it, even from the shared library. */
+extern _Thread_local core_proc *core_self __attribute__((tls_model("initial-exec")));
 
 void core_proc_init(core_proc *p, core_run *run, int pid);
 void core_proc_free(core_proc *p);
 
+/* Copies n <= 64 bytes with a few fixed-size moves instead of a call. */
+static inline void core_copy_small(void *dst, const void *src, size_t n)
+{
+    char *d = dst;
+    const char *s = src;
+    if (n >= 8) {
+        size_t i = 0;
+        for (; i + 8 <= n; i += 8)
+            __builtin_memcpy(d + i, s + i, 8);
+        if (i < n)
+            __builtin_memcpy(d + n - 8, s + n - 8, 8);
+    } else if (n >= 4) {
+        __builtin_memcpy(d, s, 4);
+        __builtin_memcpy(d + n - 4, s + n - 4, 4);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    }
+}
+
 /* Canonical operations: sizes already validated as non-negative by the dialect. */
-void core_put(core_proc *p, const char *call, long long pid, const void *src, void *dst,
-              size_t offset, size_t n, int high_performance);
+void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,
+                   size_t offset, size_t n, int high_performance);
+
+/* The common case of many small puts to the variable used last stays inline. */
+static inline void core_put(core_proc *p, const char *call, long long pid, const void *src,
+                            void *dst, size_t offset, size_t n, int high_performance)
+{
+    if (!high_performance && n <= 64 && (unsigned long long)pid < (unsigned)p->nprocs &&
+        p->reg.cache_addr == dst && p->reg.cache_slot >= 0) {
+        core_buf *b = &p->out[p->step & 1][pid];
+        size_t len = sizeof(core_rec) + CORE_ALIGN8(n);
+        if (b->cap - b->len >= len) {
+            core_rec *r = (core_rec *)(b->data + b->len);
+            b->len += len;
+            r->kind_slot = CORE_REC_PUT | (uint32_t)p->reg.cache_slot << 8;
+            r->size = (uint32_t)n;
+            r->offset = offset;
+            core_copy_small(r + 1, src, n);
+            p->flags |= CORE_HAS_COMM;
+            return;
+        }
+    }
+    core_put_slow(p, call, pid, src, dst, offset, n, high_performance);
+}
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
               void *dst, size_t n);
 void core_send(core_proc *p, long long pid, const void *tag, const void *payload, size_t n);

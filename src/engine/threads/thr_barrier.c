@@ -1,12 +1,17 @@
-/* thr_barrier — central counter barrier, spin-then-futex. */
+/* thr_barrier — dissemination or central counter, spin-then-futex. */
 #define _DEFAULT_SOURCE /* syscall */
 #include "engine/threads/thr_barrier.h"
 
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#define EPOCH_MASK (UINT_MAX >> THR_BARRIER_BITS)
+#define BITS_MASK ((1u << THR_BARRIER_BITS) - 1)
 
 static inline void cpu_relax(void)
 {
@@ -17,37 +22,98 @@ static inline void cpu_relax(void)
 #endif
 }
 
-void thr_barrier_init(thr_barrier *b, unsigned parties)
+static void futex_wait(atomic_uint *word, unsigned expected)
 {
-    atomic_init(&b->arrived, 0);
-    atomic_init(&b->bits, 0);
-    atomic_init(&b->generation, 0);
-    atomic_init(&b->sleepers, 0);
-    b->result = 0;
-    b->parties = parties;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    /* With more threads than cores a spinning waiter steals the time slice of the
-     * thread it waits for: spin only a few rounds, yielding, and sleep soon. */
-    b->yield = cores > 0 && (long)parties > cores;
-    b->spins = b->yield ? 64 : 20000;
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, expected, NULL, NULL, 0);
 }
 
-unsigned thr_barrier_wait(thr_barrier *b, unsigned bits, void (*check)(unsigned, void *),
-                          void *arg)
+static void futex_wake(atomic_uint *word, int n)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
+}
+
+int thr_barrier_init(thr_barrier *b, unsigned parties)
+{
+    memset(b, 0, sizeof *b);
+    b->parties = parties;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    b->yield = cores > 0 && (long)parties > cores;
+    b->spins = b->yield ? 64 : 20000;
+    if (posix_memalign((void **)&b->epochs, 64, parties * sizeof *b->epochs))
+        return -1;
+    memset(b->epochs, 0, parties * sizeof *b->epochs);
+    if (!b->yield && parties > 1) {
+        while ((1u << b->rounds) < parties)
+            b->rounds++;
+        size_t n = 2u * b->rounds * parties;
+        if (posix_memalign((void **)&b->flags, 64, n * sizeof *b->flags))
+            return -1;
+        memset(b->flags, 0, n * sizeof *b->flags);
+    }
+    return 0;
+}
+
+void thr_barrier_destroy(thr_barrier *b)
+{
+    free(b->flags);
+    free(b->epochs);
+    b->flags = NULL;
+    b->epochs = NULL;
+}
+
+static void flag_post(thr_flag *f, unsigned word)
+{
+    atomic_store_explicit(&f->word, word, memory_order_seq_cst);
+    if (atomic_load_explicit(&f->sleeping, memory_order_seq_cst))
+        futex_wake(&f->word, 1);
+}
+
+/* Waits until f carries `epoch`; returns the bits that came with it. */
+static unsigned flag_wait(const thr_barrier *b, thr_flag *f, unsigned epoch)
+{
+    unsigned w;
+    for (unsigned i = 0; i < b->spins; i++) {
+        w = atomic_load_explicit(&f->word, memory_order_acquire);
+        if ((w >> THR_BARRIER_BITS) == epoch)
+            return w & BITS_MASK;
+        cpu_relax();
+    }
+    atomic_store_explicit(&f->sleeping, 1, memory_order_seq_cst);
+    while (((w = atomic_load_explicit(&f->word, memory_order_seq_cst)) >> THR_BARRIER_BITS) !=
+           epoch)
+        futex_wait(&f->word, w);
+    atomic_store_explicit(&f->sleeping, 0, memory_order_relaxed);
+    return w & BITS_MASK;
+}
+
+/* Round k: tell (me + 2^k) mod P what we know, learn what (me - 2^k) knows. A slot
+ * of parity e&1 is written again only at epoch e+2, which its writer reaches only
+ * after its reader has finished epoch e. */
+static unsigned dissemination_wait(thr_barrier *b, unsigned me, unsigned bits)
+{
+    unsigned e = (++b->epochs[me].value) & EPOCH_MASK;
+    unsigned P = b->parties;
+    thr_flag *base = b->flags + (size_t)(e & 1) * b->rounds * P;
+    for (unsigned k = 0; k < b->rounds; k++) {
+        unsigned to = (me + (1u << k)) % P;
+        flag_post(&base[(size_t)k * P + to], e << THR_BARRIER_BITS | bits);
+        bits |= flag_wait(b, &base[(size_t)k * P + me], e);
+    }
+    return bits;
+}
+
+static unsigned central_wait(thr_barrier *b, unsigned bits)
 {
     unsigned gen = atomic_load_explicit(&b->generation, memory_order_relaxed);
     if (bits)
         atomic_fetch_or_explicit(&b->bits, bits, memory_order_relaxed);
     if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 == b->parties) {
-        unsigned all = atomic_exchange_explicit(&b->bits, 0, memory_order_relaxed);
-        if (check)
-            check(all, arg);
-        b->result = all;
+        b->result = atomic_exchange_explicit(&b->bits, 0, memory_order_relaxed);
         atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
         atomic_store_explicit(&b->generation, gen + 1, memory_order_seq_cst);
         if (atomic_load_explicit(&b->sleepers, memory_order_seq_cst))
-            syscall(SYS_futex, &b->generation, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
-        return all;
+            futex_wake(&b->generation, INT_MAX);
+        return b->result;
     }
     for (unsigned i = 0; i < b->spins; i++) {
         if (atomic_load_explicit(&b->generation, memory_order_acquire) != gen)
@@ -59,7 +125,14 @@ unsigned thr_barrier_wait(thr_barrier *b, unsigned bits, void (*check)(unsigned,
     }
     atomic_fetch_add_explicit(&b->sleepers, 1, memory_order_seq_cst);
     while (atomic_load_explicit(&b->generation, memory_order_seq_cst) == gen)
-        syscall(SYS_futex, &b->generation, FUTEX_WAIT_PRIVATE, gen, NULL, NULL, 0);
+        futex_wait(&b->generation, gen);
     atomic_fetch_sub_explicit(&b->sleepers, 1, memory_order_relaxed);
     return b->result;
+}
+
+unsigned thr_barrier_wait(thr_barrier *b, unsigned me, unsigned bits)
+{
+    if (b->parties == 1)
+        return bits;
+    return b->rounds ? dissemination_wait(b, me, bits) : central_wait(b, bits);
 }

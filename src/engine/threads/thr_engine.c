@@ -117,7 +117,8 @@ void thr_begin(long long nprocs)
     run->barrier = aligned_zalloc(sizeof(thr_barrier));
     if (!run->procs)
         core_fatal_oom("process table");
-    thr_barrier_init(run->barrier, (unsigned)P);
+    if (thr_barrier_init(run->barrier, (unsigned)P))
+        core_fatal_oom("barrier");
     for (int i = 0; i < P; i++) {
         run->procs[i] = aligned_zalloc(sizeof(core_proc));
         core_proc_init(run->procs[i], run, i);
@@ -157,6 +158,7 @@ void thr_end(void)
         free(run->procs[i]);
     }
     free(run->procs);
+    thr_barrier_destroy(run->barrier);
     free(run->barrier);
     free(run);
     free(g.workers);
