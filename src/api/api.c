@@ -47,3 +47,15 @@ const char *bsp_polybsp_version(void) { return POLYBSP_VERSION_STRING; }
 const char *bsp_engine_name(void) { return "threads"; }
 
 unsigned long bsp_superstep(void) { return api_self("bsp_superstep")->step; }
+
+void bsp_trace_begin(void) { core_trace_start(api_self("bsp_trace_begin")); }
+
+void bsp_trace_end(void) { core_trace_stop(api_self("bsp_trace_end")); }
+
+void bsp_trace_ops(double ops)
+{
+    core_proc *p = api_self("bsp_trace_ops");
+    if (!(ops >= 0))
+        core_fatal("bsp_trace_ops", "operation count %g is not a number >= 0", ops);
+    p->tr.ops += ops;
+}

@@ -41,6 +41,7 @@ void core_proc_init(core_proc *p, core_run *run, int pid)
             core_fatal_oom("communication buffers");
     }
     core_reg_init(&p->reg);
+    core_trace_init(p);
 }
 
 void core_proc_free(core_proc *p)
@@ -51,6 +52,7 @@ void core_proc_free(core_proc *p)
         free(p->out[par]);
     }
     core_reg_free(&p->reg);
+    core_trace_free(p);
     free(p->gets);
     free(p->regops);
     free(p->inq);
@@ -106,6 +108,8 @@ void core_put_slow(core_proc *p, const char *call, long long pid, const void *sr
         src = (const char *)src + chunk;
         offset += chunk;
         n -= chunk;
+        p->tr.bytes_out += chunk;
+        p->tr.msgs_out++;
     } while (n);
     p->flags |= CORE_HAS_COMM;
 }
@@ -137,6 +141,8 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     if (n)
         memcpy(d + ALIGN8(ts), payload, n);
     p->flags |= CORE_HAS_COMM;
+    p->tr.bytes_out += ts + n;
+    p->tr.msgs_out++;
 }
 
 static void add_regop(core_proc *p, core_regop_kind kind, const void *addr, size_t size)
@@ -219,7 +225,8 @@ static void run_gets(core_proc *p)
     core_run *run = p->run;
     for (size_t i = 0; i < p->ngets; i++) {
         const core_getreq *g = &p->gets[i];
-        const core_slot *s = &run->procs[g->pid]->reg.slots[g->slot];
+        core_proc *owner = run->procs[g->pid];
+        const core_slot *s = &owner->reg.slots[g->slot];
         if (g->offset > s->size || g->size > s->size - g->offset)
             core_fatal("bsp_get", "offset %llu + size %llu exceeds the %zu bytes registered on "
                        "process %u",
@@ -227,6 +234,14 @@ static void run_gets(core_proc *p)
                        g->pid);
         if (g->size)
             memcpy(g->dst, (const char *)s->addr + g->offset, g->size);
+        p->tr.bytes_in += g->size;
+        p->tr.msgs_in++;
+        if (p->tr.on)
+            core_trace_add_source(p, (int)g->pid);
+        if (owner->tr.on) {
+            atomic_fetch_add_explicit(&owner->tr.served_bytes, g->size, memory_order_relaxed);
+            atomic_fetch_add_explicit(&owner->tr.served_msgs, 1, memory_order_relaxed);
+        }
     }
 }
 
@@ -245,6 +260,8 @@ static void pull_incoming(core_proc *p, unsigned parity)
     for (int src = 0; src < run->nprocs; src++) {
         const core_buf *b = &run->procs[src]->out[parity][p->pid];
         const char *cur = b->data, *end = b->data + b->len;
+        if (p->tr.on && b->len)
+            core_trace_add_source(p, src);
         while (cur < end) {
             const core_rec *r = (const core_rec *)cur;
             const char *data = (const char *)(r + 1);
@@ -254,6 +271,7 @@ static void pull_incoming(core_proc *p, unsigned parity)
                 size_t ts = CORE_REC_SLOT(r);
                 add_message(p, data, data + ALIGN8(ts), r->size);
                 datalen = ALIGN8(ts) + r->size;
+                p->tr.bytes_in += ts;
             } else {
                 const core_slot *s = &p->reg.slots[CORE_REC_SLOT(r)];
                 if (r->offset > s->size || r->size > s->size - r->offset)
@@ -272,6 +290,8 @@ static void pull_incoming(core_proc *p, unsigned parity)
                     memcpy(to, from, r->size);
                 datalen = kind == CORE_REC_PUT ? r->size : sizeof from;
             }
+            p->tr.bytes_in += r->size;
+            p->tr.msgs_in++;
             cur += sizeof(core_rec) + ALIGN8(datalen);
         }
     }
@@ -320,6 +340,8 @@ static unsigned barrier(core_proc *p, unsigned at, unsigned bits)
 void core_sync(core_proc *p)
 {
     unsigned parity = p->step & 1;
+    if (p->tr.on)
+        core_trace_enter(p);
     unsigned all = barrier(p, CORE_AT_SYNC, p->flags);
     if (all & CORE_HAS_REG)
         check_regops(p);
@@ -340,6 +362,8 @@ void core_sync(core_proc *p)
     p->ngets = 0;
     p->flags = 0;
     p->tagsize = p->next_tagsize;
+    if (p->tr.on)
+        core_trace_exit(p, CORE_KIND_NORMAL);
     p->step++;
     /* The other parity's buffers were pulled before the barrier we just passed. */
     for (int d = 0; d < p->nprocs; d++)

@@ -18,6 +18,7 @@
 
 #include "core/core_buf.h"
 #include "core/core_reg.h"
+#include "core/core_trace.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -101,6 +102,8 @@ typedef struct core_proc {
     core_msg *inq; /* messages received at the last sync; inq[inhead..nin) remain */
     size_t nin, inhead, capin;
     size_t inbytes;  /* payload bytes remaining in the queue */
+
+    core_tracer tr;
 } core_proc;
 
 enum { CORE_END_CALLED = 1, CORE_END_RETURNED = 2 };
@@ -110,6 +113,9 @@ struct core_run {
     core_proc **procs;
     struct thr_barrier *barrier;
     double t0;
+    int traced;             /* some process recorded a superstep */
+    const char *trace_path; /* POLYBSP_TRACE, or the default file name */
+    const char *program;    /* for the trace header */
 };
 
 /* The process the calling thread runs, or NULL outside the SPMD section. */
@@ -159,6 +165,8 @@ static inline void core_put(core_proc *p, const char *call, long long pid, const
             r->offset = offset;
             core_copy_small(r + 1, src, n);
             p->flags |= CORE_HAS_COMM;
+            p->tr.bytes_out += n;
+            p->tr.msgs_out++;
             return;
         }
     }

@@ -36,6 +36,8 @@ void core_vfatal_as(long pid, unsigned long step, const char *call, const char *
     fflush(stdout);
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
+    if (core_self)
+        core_trace_write(core_self->run, "aborted", line);
     _exit(1);
 }
 
@@ -119,9 +121,13 @@ static void on_exit_inside(int status, void *arg)
     if (!p || p->ended_how || atomic_exchange(&reported, 1))
         return;
     fflush(stdout);
-    fprintf(stderr, "polybsp: process %d, superstep %lu: exit(%d) called inside the SPMD section\n",
-            p->pid, p->step, status);
+    char line[160];
+    snprintf(line, sizeof line,
+             "polybsp: process %d, superstep %lu: exit(%d) called inside the SPMD section", p->pid,
+             p->step, status);
+    fprintf(stderr, "%s\n", line);
     fflush(stderr);
+    core_trace_write(p->run, "aborted", line);
     if (status == 0)
         _exit(1); /* leaving a run half-way is not a success */
 }

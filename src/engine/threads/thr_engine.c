@@ -123,7 +123,13 @@ void thr_begin(long long nprocs)
         run->procs[i] = aligned_zalloc(sizeof(core_proc));
         core_proc_init(run->procs[i], run, i);
     }
+    const char *trace = getenv("POLYBSP_TRACE");
+    run->trace_path = trace && *trace ? trace : "polybsp-trace.jsonl";
+    run->program = g.argv && g.argv[0] ? g.argv[0] : "";
     run->t0 = core_now();
+    if (trace && *trace)
+        for (int i = 0; i < P; i++)
+            core_trace_start(run->procs[i]);
     g.run = run;
     g.workers = calloc((size_t)P, sizeof *g.workers);
     if (!g.workers)
@@ -153,6 +159,7 @@ void thr_end(void)
         pthread_join(g.workers[i].thread, NULL);
         free(g.workers[i].altstack);
     }
+    core_trace_write(run, "complete", NULL);
     for (int i = 0; i < run->nprocs; i++) {
         core_proc_free(run->procs[i]);
         free(run->procs[i]);

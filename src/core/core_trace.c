@@ -1,0 +1,189 @@
+/* core_trace — superstep records in blocks, and the JSON Lines writer. */
+#include "core/core_trace.h"
+
+#include "core/core.h"
+#include "core/core_error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kind_names[] = {"normal"};
+
+void core_trace_init(core_proc *p)
+{
+    core_tracer *t = &p->tr;
+    memset(t, 0, sizeof *t);
+    atomic_init(&t->served_bytes, 0);
+    atomic_init(&t->served_msgs, 0);
+    atomic_init(&t->published, 0);
+}
+
+void core_trace_free(core_proc *p)
+{
+    core_tracer *t = &p->tr;
+    size_t n = atomic_load(&t->published);
+    core_trace_block *b = t->head;
+    for (size_t i = 0; i < n; i++) {
+        free(b->recs[i % CORE_TRACE_BLOCK].from);
+        if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
+            b = b->next;
+    }
+    while (t->head) {
+        b = t->head->next;
+        free(t->head);
+        t->head = b;
+    }
+    free(t->from);
+    free(t->seen);
+}
+
+void core_trace_start(core_proc *p)
+{
+    core_tracer *t = &p->tr;
+    if (!t->seen) {
+        t->seen = calloc((size_t)p->nprocs, 1);
+        t->from = malloc((size_t)p->nprocs * sizeof *t->from);
+        if (!t->seen || !t->from)
+            core_fatal_oom("trace");
+    }
+    p->run->traced = 1;
+    t->on = 1;
+    t->last_exit = core_now() - p->run->t0;
+    t->ops = 0;
+    t->bytes_out = t->msgs_out = 0;
+}
+
+void core_trace_stop(core_proc *p) { p->tr.on = 0; }
+
+void core_trace_add_source(core_proc *p, int src)
+{
+    core_tracer *t = &p->tr;
+    if (src != p->pid && !t->seen[src]) {
+        t->seen[src] = 1;
+        t->from[t->nfrom++] = src;
+    }
+}
+
+void core_trace_enter(core_proc *p)
+{
+    p->tr.t_enter = core_now() - p->run->t0;
+    p->tr.bytes_in = p->tr.msgs_in = 0;
+}
+
+static int cmp_int32(const void *a, const void *b)
+{
+    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    return (x > y) - (x < y);
+}
+
+void core_trace_exit(core_proc *p, core_step_kind kind)
+{
+    core_tracer *t = &p->tr;
+    size_t n = atomic_load_explicit(&t->published, memory_order_relaxed);
+    if (n % CORE_TRACE_BLOCK == 0) {
+        core_trace_block *b = malloc(sizeof *b);
+        if (!b)
+            core_fatal_oom("trace");
+        b->next = NULL;
+        if (t->tail)
+            t->tail->next = b;
+        else
+            t->head = b;
+        t->tail = b;
+    }
+    core_trace_rec *r = &t->tail->recs[n % CORE_TRACE_BLOCK];
+    double now = core_now() - p->run->t0;
+    r->step = p->step;
+    r->kind = (uint8_t)kind;
+    r->level = 0;
+    r->w = t->t_enter - t->last_exit;
+    r->ops = t->ops;
+    r->t_enter = t->t_enter;
+    r->t_exit = now;
+    r->bytes_out = t->bytes_out + atomic_exchange(&t->served_bytes, 0);
+    r->msgs_out = t->msgs_out + atomic_exchange(&t->served_msgs, 0);
+    r->bytes_in = t->bytes_in;
+    r->msgs_in = t->msgs_in;
+    r->nfrom = t->nfrom;
+    r->from = NULL;
+    if (t->nfrom) {
+        qsort(t->from, t->nfrom, sizeof *t->from, cmp_int32);
+        r->from = malloc(t->nfrom * sizeof *r->from);
+        if (!r->from)
+            core_fatal_oom("trace");
+        memcpy(r->from, t->from, t->nfrom * sizeof *r->from);
+        for (uint32_t i = 0; i < t->nfrom; i++)
+            t->seen[t->from[i]] = 0;
+    }
+    t->nfrom = 0;
+    t->ops = 0;
+    t->bytes_out = t->msgs_out = 0;
+    t->last_exit = now;
+    atomic_store_explicit(&t->published, n + 1, memory_order_release);
+}
+
+static void write_record(FILE *f, int pid, const core_trace_rec *r)
+{
+    fprintf(f,
+            "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,\"w\":%.9g,", r->step, pid,
+            kind_names[r->kind], r->level, r->w > 0 ? r->w : 0.0);
+    if (r->ops > 0)
+        fprintf(f, "\"ops\":%.17g,", r->ops);
+    fprintf(f,
+            "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,\"from\":[",
+            (unsigned long long)r->bytes_out, (unsigned long long)r->msgs_out,
+            (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in);
+    for (uint32_t i = 0; i < r->nfrom; i++)
+        fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);
+    fprintf(f, "],\"t_enter\":%.9f,\"t_exit\":%.9f}\n", r->t_enter, r->t_exit);
+}
+
+/* JSON string contents: the reason is a user's bsp_abort text. */
+static void write_json_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+}
+
+int core_trace_write(core_run *run, const char *how, const char *reason)
+{
+    if (!run->traced || !run->trace_path)
+        return 0;
+    FILE *f = fopen(run->trace_path, "w");
+    if (!f) {
+        fprintf(stderr, "polybsp: cannot write the trace %s\n", run->trace_path);
+        return -1;
+    }
+    fprintf(f,
+            "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"threads\","
+            "\"program\":\"",
+            run->nprocs);
+    write_json_text(f, run->program ? run->program : "");
+    fprintf(f, "\"}\n");
+    for (int pid = 0; pid < run->nprocs; pid++) {
+        const core_tracer *t = &run->procs[pid]->tr;
+        size_t n = atomic_load_explicit(&t->published, memory_order_acquire);
+        const core_trace_block *b = t->head;
+        for (size_t i = 0; i < n; i++) {
+            write_record(f, pid, &b->recs[i % CORE_TRACE_BLOCK]);
+            if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
+                b = b->next;
+        }
+    }
+    fprintf(f, "{\"end\":\"%s\"", how);
+    if (reason) {
+        fprintf(f, ",\"reason\":\"");
+        write_json_text(f, reason);
+        fprintf(f, "\"");
+    }
+    fprintf(f, "}\n");
+    return fclose(f) ? -1 : 0;
+}

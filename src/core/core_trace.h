@@ -1,0 +1,64 @@
+/* core_trace — recording one process's supersteps and writing the trace file.
+ *
+ * Contract: while a process traces, core_sync calls core_trace_enter on entry and
+ * core_trace_exit on return; the record of a superstep becomes visible to other
+ * threads only when complete (records live in blocks that never move, and a
+ * counter publishes them), so core_trace_write may run from any thread, also while
+ * the others still run after a fatal error, and writes exactly the supersteps that
+ * finished. The format is docs/formats.md, "Trace" (JSON Lines, version 1).
+ */
+#ifndef POLYBSP_CORE_TRACE_H
+#define POLYBSP_CORE_TRACE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define CORE_TRACE_BLOCK 256
+
+typedef struct core_trace_rec {
+    unsigned long step;
+    double w, ops, t_enter, t_exit;
+    uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
+    int32_t *from;
+    uint32_t nfrom;
+    uint8_t kind, level;
+} core_trace_rec;
+
+typedef struct core_trace_block {
+    core_trace_rec recs[CORE_TRACE_BLOCK];
+    struct core_trace_block *next;
+} core_trace_block;
+
+typedef enum { CORE_KIND_NORMAL = 0 } core_step_kind;
+
+/* Per-process counters are always kept (two additions per operation); the rest is
+ * used only while tracing. */
+typedef struct core_tracer {
+    int on;
+    double last_exit, t_enter, ops;
+    uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
+    atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
+    int32_t *from;                           /* sources this superstep */
+    uint32_t nfrom;
+    unsigned char *seen;                     /* [nprocs] marks for from */
+    core_trace_block *head, *tail;
+    atomic_size_t published;
+} core_tracer;
+
+struct core_proc;
+struct core_run;
+
+void core_trace_init(struct core_proc *p);
+void core_trace_free(struct core_proc *p);
+void core_trace_start(struct core_proc *p);
+void core_trace_stop(struct core_proc *p);
+void core_trace_add_source(struct core_proc *p, int src);
+void core_trace_enter(struct core_proc *p);
+void core_trace_exit(struct core_proc *p, core_step_kind kind);
+/* Writes every published record of the run to its trace file, with the final
+ * line {"end": how} (how = "complete" or "aborted"; reason may be NULL).
+ * Does nothing when no process of the run traced. Returns 0 or -1. */
+int core_trace_write(struct core_run *run, const char *how, const char *reason);
+
+#endif

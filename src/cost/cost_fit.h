@@ -1,0 +1,23 @@
+/* cost_fit — least squares and the error measures of paper 000.
+ *
+ * Contract: pure functions on arrays; no I/O. A fit needs at least two distinct
+ * x values (three points and non-collinear columns for the plane) and returns -1
+ * otherwise.
+ */
+#ifndef POLYBSP_COST_FIT_H
+#define POLYBSP_COST_FIT_H
+
+#include <stddef.h>
+
+/* y ≈ a + b·x. */
+int cost_fit_line(const double *x, const double *y, size_t n, double *a, double *b);
+/* y ≈ a + b·x1 + c·x2 (BSP*: a = L, b = g*, c = g*·B). */
+int cost_fit_plane(const double *x1, const double *x2, const double *y, size_t n, double *a,
+                   double *b, double *c);
+/* MaxErr = 100 · max_i |t_i − model| / min_i t_i. */
+double cost_maxerr(const double *t, size_t n, double model);
+/* AvErr = 100 · (Σ|t_i − model| / n) / (Σ t_i / n). */
+double cost_averr(const double *t, size_t n, double model);
+double cost_median(double *v, size_t n); /* sorts v */
+
+#endif

@@ -1,0 +1,61 @@
+/* cost_machine — the machine file (docs/formats.md, "Machine file"): what probe
+ * measured, in memory, and its JSON reader and writer.
+ *
+ * Contract: cost_machine_read validates the file; on a defect it returns -1 with
+ * one line "FILE: field 'NAME': WHAT (expected ...)" (or "FILE:LINE: ..." for JSON
+ * syntax errors) in err. cost_machine_write writes every field it holds and
+ * returns 0, or -1 with the reason in err. Unknown fields are ignored on reading
+ * (a newer minor addition); a different "version" is rejected.
+ */
+#ifndef POLYBSP_COST_MACHINE_H
+#define POLYBSP_COST_MACHINE_H
+
+#include <stddef.h>
+
+#define COST_MACHINE_VERSION 1
+#define COST_NPATTERNS 5
+#define COST_MAX_SIZES 16
+#define COST_MAX_PROCS 16
+
+typedef enum {
+    COST_EXCHANGE = 0,
+    COST_PINGPONG = 1,
+    COST_ONETOALL = 2,
+    COST_ALLTOONE = 3,
+    COST_ALLTOALL = 4
+} cost_pattern;
+
+/* One pattern's fit for one primitive (put or hpput): tables Π.1 and Π.2. */
+typedef struct cost_pattern_fit {
+    int measured;                    /* 0 when probe skipped this pattern */
+    double g, L;                     /* seconds per byte, seconds */
+    size_t nsizes;
+    double h[COST_MAX_SIZES];        /* h-relation sizes in bytes */
+    double time[COST_MAX_SIZES];     /* median time at the largest P measured */
+    double maxerr[COST_MAX_SIZES];   /* the paper's MaxErr over the P values, percent */
+} cost_pattern_fit;
+
+typedef struct cost_machine {
+    int version;
+    char host[128];
+    char engine[32];
+    char date[32];                   /* ISO 8601 */
+    int cores;
+    size_t nprocs;
+    int procs[COST_MAX_PROCS];       /* the P values measured */
+    int oversubscribed;              /* 1 when some P exceeded the cores */
+    int h_sum;                       /* 1: h = in + out; 0: h = max(in, out) */
+    double g, L;                     /* overall BSP fit (table 12) */
+    cost_pattern_fit put[COST_NPATTERNS], hpput[COST_NPATTERNS];
+    size_t nsizes;                   /* table 11 */
+    double t11_h[COST_MAX_SIZES], t11_averr[COST_MAX_SIZES], t11_maxerr[COST_MAX_SIZES];
+    double gstar, B;                 /* BSP*: seconds per byte, critical block size in bytes */
+    double rate;                     /* local operations per second */
+    double spread;                   /* median relative spread of the timings, percent */
+} cost_machine;
+
+const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
+int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);
+int cost_machine_write(const char *path, const cost_machine *m, char *err, size_t errlen);
+
+#endif
