@@ -23,6 +23,41 @@ POLYBSP_API const char *bsp_engine_name(void);
 /* The number of supersteps this process has completed (its bsp_sync count). */
 POLYBSP_API unsigned long bsp_superstep(void);
 
+/* Processor groups (division supersteps of the Collective Computing Model).
+ * bsp_partition splits the current group into nparts parts of consecutive pids,
+ * sized by weights (NULL: as equal as possible; each part gets at least one
+ * process) and returns the index of the caller's part. From then on bsp_pid,
+ * bsp_nprocs, bsp_sync, registrations, DRMA, messages and collectives refer to
+ * the part; parts run and synchronise independently. All processes of the group
+ * call it with the same arguments; it ends the group's superstep (its puts land,
+ * its messages are read inside the part). Partitions nest.
+ * bsp_rejoin ends the part's superstep, waits for all parts, and returns to the
+ * parent group: its pids, registrations and a fresh superstep. */
+POLYBSP_API int bsp_partition(int nparts, const double *weights);
+POLYBSP_API void bsp_rejoin(void);
+/* This process's partners in part `part` of the enclosing partition (block
+ * policy: exhaustive and injective): writes up to max pids, numbered in the
+ * parent group, and returns how many partners there are. */
+POLYBSP_API int bsp_partners(int part, int *pids, int max);
+/* The index of the current part in its parent's partition, or -1 at the top. */
+POLYBSP_API int bsp_part(void);
+/* The nesting depth of the current group: 0 for the whole run (the D-BSP level). */
+POLYBSP_API int bsp_level(void);
+
+/* PAR / WEIGHTEDPAR: runs task(i, result_i, arg) on part i of a partition into
+ * nparts (weights as for bsp_partition), then exchanges results along the
+ * partner relation so that on return every process holds all parts' results in
+ * results[0 .. nparts*result_bytes). Inside the task, every process of part i
+ * must leave the same result in result_i. */
+POLYBSP_API void bsp_par(int nparts, const double *weights,
+                         void (*task)(int part, void *result, void *arg), void *arg,
+                         void *results, size_t result_bytes);
+
+/* Oblivious synchronisation (PUB): ends this process's superstep as soon as
+ * nmessages messages sent to it in this superstep have arrived, without a
+ * barrier. Only bsp_send may communicate in such a superstep. */
+POLYBSP_API void bsp_oblsync(size_t nmessages);
+
 /* Tracing (docs/formats.md, "Trace"). With POLYBSP_TRACE=FILE set, every process
  * records every superstep from bsp_begin; otherwise a process records the
  * supersteps between its bsp_trace_begin and bsp_trace_end (call both on all

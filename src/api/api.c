@@ -3,6 +3,7 @@
 
 #include "core/core_error.h"
 #include "engine/threads/thr_engine.h"
+#include "group/grp.h"
 
 #include <bsp.h>
 #include <polybsp.h>
@@ -22,7 +23,8 @@ void bsp_init(void (*spmd)(void), int argc, char **argv) { thr_init(spmd, argc, 
 
 void bsp_end(void)
 {
-    api_self("bsp_end");
+    if (api_self("bsp_end")->ctx->parent)
+        core_fatal("bsp_end", "called inside a partition (call bsp_rejoin first)");
     thr_end();
 }
 
@@ -59,3 +61,36 @@ void bsp_trace_ops(double ops)
         core_fatal("bsp_trace_ops", "operation count %g is not a number >= 0", ops);
     p->tr.ops += ops;
 }
+
+int bsp_partition(int nparts, const double *weights)
+{
+    return grp_partition(api_self("bsp_partition"), nparts, weights);
+}
+
+void bsp_rejoin(void) { grp_rejoin(api_self("bsp_rejoin")); }
+
+int bsp_partners(int part, int *pids, int max)
+{
+    if (max < 0)
+        core_fatal("bsp_partners", "negative size %d", max);
+    return grp_partners(api_self("bsp_partners"), part, pids, max);
+}
+
+int bsp_part(void)
+{
+    const core_ctx *c = api_self("bsp_part")->ctx;
+    return c->parent ? c->part : -1;
+}
+
+int bsp_level(void) { return api_self("bsp_level")->ctx->group->depth; }
+
+void bsp_par(int nparts, const double *weights, void (*task)(int part, void *result, void *arg),
+             void *arg, void *results, size_t result_bytes)
+{
+    core_proc *p = api_self("bsp_par");
+    if (!task)
+        core_fatal("bsp_par", "no task function");
+    grp_par(p, nparts, weights, task, arg, results, result_bytes);
+}
+
+void bsp_oblsync(size_t nmessages) { core_oblsync(api_self("bsp_oblsync"), nmessages); }

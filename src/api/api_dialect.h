@@ -16,13 +16,13 @@ bsp_pid_t bsp_nprocs(void)
 {
     core_proc *p = core_self;
     if (p)
-        return (bsp_pid_t)p->nprocs;
+        return (bsp_pid_t)p->ctx->nprocs;
     if (thr_section_state() == THR_RUNNING)
         api_self_slow("bsp_nprocs");
     return (bsp_pid_t)thr_available();
 }
 
-bsp_pid_t bsp_pid(void) { return (bsp_pid_t)api_self("bsp_pid")->pid; }
+bsp_pid_t bsp_pid(void) { return (bsp_pid_t)api_self("bsp_pid")->ctx->pid; }
 
 void bsp_push_reg(const void *ident, bsp_size_t size)
 {
@@ -75,32 +75,32 @@ void bsp_send(bsp_pid_t pid, const void *tag, const void *payload, bsp_size_t pa
 
 void bsp_qsize(bsp_nprocs_t *nmessages, bsp_size_t *accum_nbytes)
 {
-    core_proc *p = api_self("bsp_qsize");
-    *nmessages = (bsp_nprocs_t)(p->nin - p->inhead);
-    *accum_nbytes = (bsp_size_t)p->inbytes;
+    const core_ctx *c = api_self("bsp_qsize")->ctx;
+    *nmessages = (bsp_nprocs_t)(c->nin - c->inhead);
+    *accum_nbytes = (bsp_size_t)c->inbytes;
 }
 
 void bsp_get_tag(bsp_size_t *status, void *tag)
 {
-    core_proc *p = api_self("bsp_get_tag");
-    if (p->inhead == p->nin) {
+    const core_ctx *c = api_self("bsp_get_tag")->ctx;
+    if (c->inhead == c->nin) {
         *status = (bsp_size_t)-1;
         return;
     }
-    const core_msg *m = &p->inq[p->inhead];
+    const core_msg *m = &c->inq[c->inhead];
     *status = (bsp_size_t)m->size;
-    if (p->tagsize)
-        memcpy(tag, m->tag, p->tagsize);
+    if (c->tagsize)
+        memcpy(tag, m->tag, c->tagsize);
 }
 
 void bsp_move(void *payload, bsp_size_t reception_nbytes)
 {
-    core_proc *p = api_self("bsp_move");
+    core_ctx *c = api_self("bsp_move")->ctx;
     size_t room = api_size(reception_nbytes, "bsp_move", "size");
-    if (p->inhead == p->nin)
+    if (c->inhead == c->nin)
         core_fatal("bsp_move", "the message queue is empty");
-    const core_msg *m = &p->inq[p->inhead++];
-    p->inbytes -= m->size;
+    const core_msg *m = &c->inq[c->inhead++];
+    c->inbytes -= m->size;
     size_t n = m->size < room ? m->size : room;
     if (n)
         memcpy(payload, m->payload, n);
@@ -108,11 +108,11 @@ void bsp_move(void *payload, bsp_size_t reception_nbytes)
 
 bsp_size_t bsp_hpmove(void **tag_ptr, void **payload_ptr)
 {
-    core_proc *p = api_self("bsp_hpmove");
-    if (p->inhead == p->nin)
+    core_ctx *c = api_self("bsp_hpmove")->ctx;
+    if (c->inhead == c->nin)
         return (bsp_size_t)-1;
-    const core_msg *m = &p->inq[p->inhead++];
-    p->inbytes -= m->size;
+    const core_msg *m = &c->inq[c->inhead++];
+    c->inbytes -= m->size;
     /* BSPlib hands out non-const pointers; the messages live until the next sync. */
     *tag_ptr = (void *)(uintptr_t)m->tag;
     *payload_ptr = (void *)(uintptr_t)m->payload;

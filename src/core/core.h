@@ -1,8 +1,12 @@
-/* core — the superstep state of one BSP process and the sync protocol.
+/* core — the superstep state of the BSP processes and the sync protocol.
  *
  * Contract:
- *  - A run (one SPMD section) has P processes; each owns a core_proc, reachable by
- *    every other process of the run (the threads engine shares one address space).
+ *  - A run (one SPMD section) has P processes (core_proc). A process works in a
+ *    group: the whole run, or a part made by core_partition (parts nest). For each
+ *    group it belongs to, a process has a context (core_ctx) holding everything
+ *    BSPlib scopes to a group: its pid and nprocs there, registrations, queues.
+ *    Members reach each other's contexts through the group (the threads engine
+ *    shares one address space).
  *  - Between syncs a process only appends to its own queues: puts, hpputs and sends
  *    go to out[parity][dest], gets to its get list, registrations to its pending list.
  *  - core_sync moves the superstep's data: one barrier that also combines what kinds
@@ -11,7 +15,10 @@
  *    order), registration changes, and a closing barrier when hpput sources were read.
  *    Outgoing buffers alternate between two parities so that a source may start its
  *    next superstep while destinations still pull: a buffer of parity s is reused
- *    only in superstep s+2, after every process has passed the barrier of s+1.
+ *    only in superstep s+2, after every member has passed the barrier of s+1.
+ *  - Collectives (src/coll) put into the buffer each process exposes with
+ *    core_coll_expose, which needs no registration: the destination resolves it
+ *    when it pulls.
  */
 #ifndef POLYBSP_CORE_H
 #define POLYBSP_CORE_H
@@ -25,6 +32,7 @@
 #include <stdint.h>
 
 struct thr_barrier;
+struct thr_mailbox;
 
 /* Kinds of traffic a process announces at the barrier (bit flags). */
 enum {
@@ -35,6 +43,9 @@ enum {
     /* What call brought a process to the barrier; more than one kind = misuse. */
     CORE_AT_SYNC = 1u << 4,
     CORE_AT_END = 1u << 5,
+    CORE_AT_PARTITION = 1u << 6,
+    CORE_AT_REJOIN = 1u << 7,
+    CORE_AT_ANY = CORE_AT_SYNC | CORE_AT_END | CORE_AT_PARTITION | CORE_AT_REJOIN,
 };
 
 typedef enum { CORE_REC_PUT = 1, CORE_REC_HPPUT = 2, CORE_REC_SEND = 3 } core_rec_kind;
@@ -51,11 +62,11 @@ typedef struct core_rec {
 
 #define CORE_REC_KIND(r) ((r)->kind_slot & 0xffu)
 #define CORE_REC_SLOT(r) ((r)->kind_slot >> 8)
-#define CORE_MAX_SLOT 0xffffffu /* also the largest tag size */
+#define CORE_MAX_SLOT 0xfffffeu /* also the largest tag size */
+#define CORE_COLL_SLOT 0xffffffu /* the destination's exposed collective buffer */
 #define CORE_ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
 typedef struct core_getreq {
-    const void *src; /* the caller's own address for the registered variable */
     void *dst;
     uint32_t pid;
     uint32_t slot;
@@ -78,17 +89,25 @@ typedef struct core_regop {
 } core_regop;
 
 typedef struct core_run core_run;
+typedef struct core_proc core_proc;
+typedef struct core_group core_group;
 
-typedef struct core_proc {
-    core_run *run;
+/* One process in one group. */
+typedef struct core_ctx {
+    core_proc *proc;
+    core_group *group;
+    struct core_ctx *parent; /* context in the enclosing group, or NULL */
     int pid;
     int nprocs;
-    unsigned long step;  /* supersteps completed */
-    unsigned arrive_at;  /* CORE_AT_* of the call now waiting at a barrier */
-    unsigned ended_how;  /* 0, or CORE_END_* once the process left the section */
-    unsigned flags;      /* CORE_HAS_* for this superstep */
+    int part;                /* index of this part in the parent's partition */
+    unsigned long step;      /* syncs completed in this group: the buffer parity */
+    /* While waiting at a barrier: the call (CORE_AT_*, else 0) and its superstep,
+     * read by members that look for misuse. */
+    atomic_uint arrive_at;
+    atomic_ulong arrive_step;
+    unsigned flags;          /* CORE_HAS_* for this superstep */
 
-    core_buf *out[2];    /* out[parity][dest] */
+    core_buf *out[2];        /* out[parity][dest] */
     core_reg reg;
 
     core_getreq *gets;
@@ -101,27 +120,59 @@ typedef struct core_proc {
 
     core_msg *inq; /* messages received at the last sync; inq[inhead..nin) remain */
     size_t nin, inhead, capin;
-    size_t inbytes;  /* payload bytes remaining in the queue */
+    size_t inbytes; /* payload bytes remaining in the queue */
 
+    void *coll_buf; /* where collective puts to this process land */
+    size_t coll_size;
+
+    struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
+    atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
+} core_ctx;
+
+struct core_group {
+    int nprocs;
+    int depth;                 /* 0 for the whole run: the D-BSP cluster level */
+    core_ctx **members;        /* [nprocs], by pid in the group */
+    struct thr_barrier *barrier;
+    /* Set by member 0 while partitioning this group, read by all members. */
+    int nparts;
+    int *part_first;           /* [nparts + 1]: part k is pids [first[k], first[k+1]) */
+    core_group **parts;
+    atomic_ulong obl_deliveries; /* oblivious deliveries so far, for deadlock checks */
+};
+
+struct core_proc {
+    core_run *run;
+    int pid;                   /* in the whole run */
+    unsigned long step;        /* supersteps completed, in any group */
+    unsigned ended_how;        /* 0, or CORE_END_* once the process left the section */
+    core_ctx *ctx;             /* the current group's context */
+    core_ctx root;
     core_tracer tr;
-} core_proc;
+};
 
 enum { CORE_END_CALLED = 1, CORE_END_RETURNED = 2 };
 
 struct core_run {
     int nprocs;
     core_proc **procs;
-    struct thr_barrier *barrier;
+    core_group root;
     double t0;
     int traced;             /* some process recorded a superstep */
     const char *trace_path; /* POLYBSP_TRACE, or the default file name */
     const char *program;    /* for the trace header */
 };
 
-/* The process the calling thread runs, or NULL outside the SPMD section. */
-/* initial-exec: one instruction to reach it, even from the shared library. */
+/* The process the calling thread runs, or NULL outside the SPMD section.
+ * initial-exec: one instruction to reach it, even from the shared library. */
 extern _Thread_local core_proc *core_self __attribute__((tls_model("initial-exec")));
 
+/* Returns 0, or -1 when memory runs out. */
+int core_group_init(core_group *g, int nprocs, int depth);
+void core_group_free(core_group *g);
+void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid);
+void core_ctx_free(core_ctx *c);
+/* A process of the run, in the run's root group. */
 void core_proc_init(core_proc *p, core_run *run, int pid);
 void core_proc_free(core_proc *p);
 
@@ -153,18 +204,19 @@ void core_put_slow(core_proc *p, const char *call, long long pid, const void *sr
 static inline void core_put(core_proc *p, const char *call, long long pid, const void *src,
                             void *dst, size_t offset, size_t n, int high_performance)
 {
-    if (!high_performance && n <= 64 && (unsigned long long)pid < (unsigned)p->nprocs &&
-        p->reg.cache_addr == dst && p->reg.cache_slot >= 0) {
-        core_buf *b = &p->out[p->step & 1][pid];
+    core_ctx *c = p->ctx;
+    if (!high_performance && n <= 64 && (unsigned long long)pid < (unsigned)c->nprocs &&
+        c->reg.cache_addr == dst && c->reg.cache_slot >= 0) {
+        core_buf *b = &c->out[c->step & 1][pid];
         size_t len = sizeof(core_rec) + CORE_ALIGN8(n);
         if (b->cap - b->len >= len) {
             core_rec *r = (core_rec *)(b->data + b->len);
             b->len += len;
-            r->kind_slot = CORE_REC_PUT | (uint32_t)p->reg.cache_slot << 8;
+            r->kind_slot = CORE_REC_PUT | (uint32_t)c->reg.cache_slot << 8;
             r->size = (uint32_t)n;
             r->offset = offset;
             core_copy_small(r + 1, src, n);
-            p->flags |= CORE_HAS_COMM;
+            c->flags |= CORE_HAS_COMM;
             p->tr.bytes_out += n;
             p->tr.msgs_out++;
             return;
@@ -172,6 +224,7 @@ static inline void core_put(core_proc *p, const char *call, long long pid, const
     }
     core_put_slow(p, call, pid, src, dst, offset, n, high_performance);
 }
+
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
               void *dst, size_t n);
 void core_send(core_proc *p, long long pid, const void *tag, const void *payload, size_t n);
@@ -179,8 +232,24 @@ void core_push_reg(core_proc *p, const void *addr, size_t size);
 void core_pop_reg(core_proc *p, const void *addr);
 size_t core_set_tagsize(core_proc *p, size_t size);
 void core_sync(core_proc *p);
+/* A sync reached through another call (`at` = CORE_AT_PARTITION or _REJOIN). */
+void core_sync_as(core_proc *p, unsigned at);
+/* Ends this process's superstep once n messages for it have arrived: no barrier. */
+void core_oblsync(core_proc *p, size_t n);
 /* The closing barrier of the section; how = CORE_END_CALLED or CORE_END_RETURNED. */
 void core_end(core_proc *p, unsigned how);
+
+/* Collective support: expose buf as this process's landing area for the next
+ * sync, and put n bytes into pid's exposed area at offset. */
+void core_coll_expose(core_proc *p, void *buf, size_t size);
+void core_coll_put(core_proc *p, const char *call, int pid, const void *src, size_t offset,
+                   size_t n);
+
+/* Adds the records of one source's buffer (puts land, messages join the queue). */
+void core_apply_records(core_proc *p, int src, const char *data, size_t len);
+
+/* The barrier of the current group; `at` is a CORE_AT_* kind. */
+unsigned core_barrier(core_ctx *c, unsigned at, unsigned bits);
 
 double core_now(void);
 

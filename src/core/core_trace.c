@@ -8,7 +8,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kind_names[] = {"normal"};
+static const char *const kind_names[CORE_NKINDS] = {
+    "normal", "oblivious", "partition", "rejoin",  "bcast",     "reduce",   "allreduce",
+    "scan",   "gather",    "allgather", "scatter", "alltoall", "alltoallv", "par"};
+
+const char *core_kind_name(core_step_kind k) { return kind_names[k]; }
+
+void core_trace_label(core_proc *p, core_step_kind kind)
+{
+    core_tracer *t = &p->tr;
+    if (kind != CORE_KIND_NORMAL && t->kind == CORE_KIND_NORMAL)
+        t->op = t->nops++;
+    t->kind = kind;
+}
+
+/* "i/j/...": the part indices from the whole run down to the current group. */
+static char *group_path(const core_proc *p)
+{
+    int depth = 0;
+    for (const core_ctx *c = p->ctx; c->parent; c = c->parent)
+        depth++;
+    if (!depth)
+        return NULL;
+    char *s = malloc((size_t)depth * 12 + 1);
+    if (!s)
+        core_fatal_oom("trace");
+    size_t at = (size_t)depth * 12;
+    s[at] = '\0';
+    for (const core_ctx *c = p->ctx; c->parent; c = c->parent) {
+        char num[12];
+        int n = snprintf(num, sizeof num, "%s%d", c == p->ctx ? "" : "/", c->part);
+        at -= (size_t)n;
+        memcpy(s + at, num, (size_t)n);
+    }
+    memmove(s, s + at, strlen(s + at) + 1);
+    return s;
+}
 
 void core_trace_init(core_proc *p)
 {
@@ -26,6 +61,7 @@ void core_trace_free(core_proc *p)
     core_trace_block *b = t->head;
     for (size_t i = 0; i < n; i++) {
         free(b->recs[i % CORE_TRACE_BLOCK].from);
+        free(b->recs[i % CORE_TRACE_BLOCK].group);
         if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
             b = b->next;
     }
@@ -42,8 +78,8 @@ void core_trace_start(core_proc *p)
 {
     core_tracer *t = &p->tr;
     if (!t->seen) {
-        t->seen = calloc((size_t)p->nprocs, 1);
-        t->from = malloc((size_t)p->nprocs * sizeof *t->from);
+        t->seen = calloc((size_t)p->run->nprocs, 1);
+        t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
         if (!t->seen || !t->from)
             core_fatal_oom("trace");
     }
@@ -77,7 +113,7 @@ static int cmp_int32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-void core_trace_exit(core_proc *p, core_step_kind kind)
+void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
 {
     core_tracer *t = &p->tr;
     size_t n = atomic_load_explicit(&t->published, memory_order_relaxed);
@@ -95,8 +131,10 @@ void core_trace_exit(core_proc *p, core_step_kind kind)
     core_trace_rec *r = &t->tail->recs[n % CORE_TRACE_BLOCK];
     double now = core_now() - p->run->t0;
     r->step = p->step;
-    r->kind = (uint8_t)kind;
-    r->level = 0;
+    r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
+    r->op = t->op;
+    r->level = (uint8_t)level;
+    r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
     r->ops = t->ops;
     r->t_enter = t->t_enter;
@@ -126,8 +164,13 @@ void core_trace_exit(core_proc *p, core_step_kind kind)
 static void write_record(FILE *f, int pid, const core_trace_rec *r)
 {
     fprintf(f,
-            "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,\"w\":%.9g,", r->step, pid,
-            kind_names[r->kind], r->level, r->w > 0 ? r->w : 0.0);
+            "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,", r->step, pid,
+            kind_names[r->kind], r->level);
+    if (r->group)
+        fprintf(f, "\"group\":\"%s\",", r->group);
+    if (r->kind >= CORE_KIND_BCAST)
+        fprintf(f, "\"op\":%lu,", r->op);
+    fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
     if (r->ops > 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
     fprintf(f,

@@ -18,9 +18,11 @@
 
 typedef struct core_trace_rec {
     unsigned long step;
+    unsigned long op; /* collective instance, for collective kinds */
     double w, ops, t_enter, t_exit;
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     int32_t *from;
+    char *group; /* part path "i/j/..." below the whole run, or NULL at the top */
     uint32_t nfrom;
     uint8_t kind, level;
 } core_trace_rec;
@@ -30,12 +32,34 @@ typedef struct core_trace_block {
     struct core_trace_block *next;
 } core_trace_block;
 
-typedef enum { CORE_KIND_NORMAL = 0 } core_step_kind;
+/* What ended a superstep; collectives label the supersteps they are made of. */
+typedef enum {
+    CORE_KIND_NORMAL = 0,
+    CORE_KIND_OBLIVIOUS,
+    CORE_KIND_PARTITION,
+    CORE_KIND_REJOIN,
+    CORE_KIND_BCAST,
+    CORE_KIND_REDUCE,
+    CORE_KIND_ALLREDUCE,
+    CORE_KIND_SCAN,
+    CORE_KIND_GATHER,
+    CORE_KIND_ALLGATHER,
+    CORE_KIND_SCATTER,
+    CORE_KIND_ALLTOALL,
+    CORE_KIND_ALLTOALLV,
+    CORE_KIND_PAR,
+    CORE_NKINDS
+} core_step_kind;
+
+/* The trace name of a kind ("normal", "bcast", ...). */
+const char *core_kind_name(core_step_kind k);
 
 /* Per-process counters are always kept (two additions per operation); the rest is
  * used only while tracing. */
 typedef struct core_tracer {
     int on;
+    core_step_kind kind; /* label of the supersteps under way */
+    unsigned long op, nops; /* current collective instance; instances so far */
     double last_exit, t_enter, ops;
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
@@ -55,7 +79,10 @@ void core_trace_start(struct core_proc *p);
 void core_trace_stop(struct core_proc *p);
 void core_trace_add_source(struct core_proc *p, int src);
 void core_trace_enter(struct core_proc *p);
-void core_trace_exit(struct core_proc *p, core_step_kind kind);
+/* Labels the superstep under way (and those up to core_trace_label(p, NORMAL)):
+ * a collective calls it once at its start and once at its end. */
+void core_trace_label(struct core_proc *p, core_step_kind kind);
+void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
 /* Writes every published record of the run to its trace file, with the final
  * line {"end": how} (how = "complete" or "aborted"; reason may be NULL).
  * Does nothing when no process of the run traced. Returns 0 or -1. */

@@ -2,7 +2,7 @@
  *
  * Contract: pure functions on arrays; no I/O. A fit needs at least two distinct
  * x values (three points and non-collinear columns for the plane) and returns -1
- * otherwise.
+ * otherwise. The error measures and the median return NaN for n == 0.
  */
 #ifndef POLYBSP_COST_FIT_H
 #define POLYBSP_COST_FIT_H

@@ -11,6 +11,7 @@
 #define POLYBSP_COST_MACHINE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define COST_MACHINE_VERSION 1
 #define COST_NPATTERNS 5
@@ -56,6 +57,9 @@ typedef struct cost_machine {
 
 const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);
+/* The same from an open stream; name is what error lines call the file. The
+ * fuzzer reads from memory with it. */
+int cost_machine_read_stream(FILE *f, const char *name, cost_machine *m, char *err, size_t errlen);
 int cost_machine_write(const char *path, const cost_machine *m, char *err, size_t errlen);
 
 #endif

@@ -4,7 +4,6 @@
 
 #include "core/core.h"
 #include "core/core_error.h"
-#include "engine/threads/thr_barrier.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -114,11 +113,8 @@ void thr_begin(long long nprocs)
     core_run *run = aligned_zalloc(sizeof *run);
     run->nprocs = P;
     run->procs = calloc((size_t)P, sizeof *run->procs);
-    run->barrier = aligned_zalloc(sizeof(thr_barrier));
-    if (!run->procs)
+    if (!run->procs || core_group_init(&run->root, P, 0))
         core_fatal_oom("process table");
-    if (thr_barrier_init(run->barrier, (unsigned)P))
-        core_fatal_oom("barrier");
     for (int i = 0; i < P; i++) {
         run->procs[i] = aligned_zalloc(sizeof(core_proc));
         core_proc_init(run->procs[i], run, i);
@@ -165,8 +161,7 @@ void thr_end(void)
         free(run->procs[i]);
     }
     free(run->procs);
-    thr_barrier_destroy(run->barrier);
-    free(run->barrier);
+    core_group_free(&run->root);
     free(run);
     free(g.workers);
     g.run = NULL;

@@ -1,0 +1,521 @@
+/* cost_machine — the machine file's reader and writer (docs/formats.md, "Machine file").
+ *
+ * Contract: see cost_machine.h. The writer emits the JSON text and then runs the
+ * reader's validation on it before anything reaches the disk, so a file the probe
+ * writes is always one that predict and bsp_g() accept, and the two cannot drift.
+ * The file is replaced by rename, so a program reading it meanwhile never sees
+ * half of it.
+ */
+#include "cost/cost_machine.h"
+
+#include "cost/cost_json.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const pattern_names[COST_NPATTERNS] = {"exchange", "pingpong", "onetoall",
+                                                          "alltoone", "alltoall"};
+
+const char *cost_pattern_name(cost_pattern p)
+{
+    return (unsigned)p < COST_NPATTERNS ? pattern_names[p] : "unknown";
+}
+
+/* ---- reading ---- */
+
+/* Descends into member key of obj: the member (NULL when absent and optional, or
+ * after reporting it) and the field-name prefix extended by "key.". */
+static const json_t *enter(cost_jctx *c, const json_t *obj, const char *key, int required,
+                           const char *want, int *failed)
+{
+    const json_t *v = json_object_get(obj, key);
+    if (v == NULL) {
+        if (required)
+            *failed = cost_jfail(c, key, "missing (expected %s)", want);
+        return NULL;
+    }
+    if (!json_is_object(v)) {
+        *failed = cost_jfail(c, key, "expected %s", want);
+        return NULL;
+    }
+    size_t len = strlen(c->path);
+    snprintf(c->path + len, sizeof c->path - len, "%s.", key);
+    return v;
+}
+
+/* Undoes enter(): drops the last "key." from the prefix. */
+static void leave(cost_jctx *c)
+{
+    size_t len = strlen(c->path);
+    if (len > 0)
+        len--;
+    while (len > 0 && c->path[len - 1] != '.')
+        len--;
+    c->path[len] = '\0';
+}
+
+/* An array of numbers within bound b: of 1..COST_MAX_SIZES elements when want_n is
+ * 0 (the count is stored in *n), else of exactly want_n ("one per h"). */
+static int read_array(cost_jctx *c, const json_t *obj, const char *key, size_t want_n, cost_bound b,
+                      double *out, size_t *n)
+{
+    char want[96];
+    if (want_n == 0)
+        snprintf(want, sizeof want, "an array of 1 to %d numbers%s", COST_MAX_SIZES,
+                 cost_jbound_text(b) + strlen("a number"));
+    else
+        snprintf(want, sizeof want, "an array of %zu numbers%s (one per h)", want_n,
+                 cost_jbound_text(b) + strlen("a number"));
+    const json_t *a = cost_jget(c, obj, key, want);
+    if (a == NULL)
+        return -1;
+    size_t len = json_array_size(a);
+    if (!json_is_array(a) || len == 0 || len > COST_MAX_SIZES || (want_n != 0 && len != want_n))
+        return cost_jfail(c, key, "expected %s", want);
+    for (size_t i = 0; i < len; i++) {
+        const json_t *e = json_array_get(a, i);
+        if (!cost_jnum_ok(e, b)) {
+            char elem[64];
+            snprintf(elem, sizeof elem, "%s[%zu]", key, i);
+            return cost_jfail(c, elem, "expected %s", cost_jbound_text(b));
+        }
+        out[i] = json_number_value(e);
+    }
+    if (n != NULL)
+        *n = len;
+    return 0;
+}
+
+static int read_pattern(cost_jctx *c, const json_t *obj, cost_pattern_fit *p)
+{
+    if (cost_jnum(c, obj, "g", COST_POS, &p->g) < 0 || cost_jnum(c, obj, "L", COST_ANY, &p->L) < 0)
+        return -1;
+    if (read_array(c, obj, "h", 0, COST_POS, p->h, &p->nsizes) < 0 ||
+        read_array(c, obj, "time", p->nsizes, COST_NONNEG, p->time, NULL) < 0 ||
+        read_array(c, obj, "maxerr", p->nsizes, COST_NONNEG, p->maxerr, NULL) < 0)
+        return -1;
+    p->measured = 1;
+    return 0;
+}
+
+static int read_patterns(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    static const char *const prims[2] = {"put", "hpput"};
+    cost_pattern_fit *fits[2] = {m->put, m->hpput};
+    int failed = 0;
+    const json_t *pats = enter(c, root, "patterns", 0, "an object", &failed);
+    if (pats == NULL)
+        return failed;
+    for (int k = 0; k < 2; k++) {
+        const json_t *prim = enter(c, pats, prims[k], 0, "an object", &failed);
+        if (prim == NULL) {
+            if (failed)
+                return -1;
+            continue;
+        }
+        for (int i = 0; i < COST_NPATTERNS; i++) {
+            const json_t *pat =
+                enter(c, prim, pattern_names[i], 0, "an object with g, L, h, time, maxerr",
+                      &failed);
+            if (pat == NULL) {
+                if (failed)
+                    return -1;
+                continue;
+            }
+            if (read_pattern(c, pat, &fits[k][i]) < 0)
+                return -1;
+            leave(c);
+        }
+        leave(c);
+    }
+    leave(c);
+    return 0;
+}
+
+static int read_procs(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    char want[64];
+    snprintf(want, sizeof want, "an array of 1 to %d integers >= 1", COST_MAX_PROCS);
+    const json_t *a = cost_jget(c, root, "procs", want);
+    if (a == NULL)
+        return -1;
+    size_t n = json_array_size(a);
+    if (!json_is_array(a) || n == 0 || n > COST_MAX_PROCS)
+        return cost_jfail(c, "procs", "expected %s", want);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(a, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 1 || json_integer_value(e) > INT_MAX) {
+            char elem[32];
+            snprintf(elem, sizeof elem, "procs[%zu]", i);
+            return cost_jfail(c, elem, "expected an integer in [1,%d]", INT_MAX);
+        }
+        m->procs[i] = (int)json_integer_value(e);
+    }
+    m->nprocs = n;
+    return 0;
+}
+
+/* A string member that must be one of two words; *which gets 1 for the first. */
+static int read_choice(cost_jctx *c, const json_t *obj, const char *key, const char *one,
+                       const char *two, int *which)
+{
+    char want[64];
+    if (two != NULL)
+        snprintf(want, sizeof want, "\"%s\" or \"%s\"", one, two);
+    else
+        snprintf(want, sizeof want, "\"%s\"", one);
+    const json_t *v = cost_jget(c, obj, key, want);
+    if (v == NULL)
+        return -1;
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(s, one) == 0)
+        *which = 1;
+    else if (two != NULL && strcmp(s, two) == 0)
+        *which = 0;
+    else
+        return cost_jfail(c, key, "expected %s", want);
+    return 0;
+}
+
+/* An optional object holding numbers; returns 1 when present and read, 0 when
+ * absent, -1 on a defect. */
+static int read_section(cost_jctx *c, const json_t *root, const char *key, const char *want,
+                        const char *const *names, const cost_bound *bounds, double *const *outs,
+                        int count)
+{
+    int failed = 0;
+    const json_t *s = enter(c, root, key, 0, want, &failed);
+    if (s == NULL)
+        return failed;
+    for (int i = 0; i < count; i++)
+        if (cost_jnum(c, s, names[i], bounds[i], outs[i]) < 0)
+            return -1;
+    leave(c);
+    return 1;
+}
+
+static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    memset(m, 0, sizeof *m);
+    int yes;
+    if (read_choice(c, root, "format", "polybsp-machine", NULL, &yes) < 0)
+        return -1;
+    const json_t *v = cost_jget(c, root, "version", "the integer 1");
+    if (v == NULL)
+        return -1;
+    if (!json_is_integer(v))
+        return cost_jfail(c, "version", "expected the integer 1");
+    if (json_integer_value(v) != COST_MACHINE_VERSION)
+        return cost_jfail(c, "version", "version %lld is not supported (expected %d)",
+                          (long long)json_integer_value(v), COST_MACHINE_VERSION);
+    m->version = COST_MACHINE_VERSION;
+    long long cores;
+    if (cost_jstr(c, root, "host", m->host, sizeof m->host) < 0 ||
+        cost_jstr(c, root, "engine", m->engine, sizeof m->engine) < 0 ||
+        cost_jstr(c, root, "date", m->date, sizeof m->date) < 0 ||
+        cost_jint(c, root, "cores", 1, INT_MAX, &cores) < 0 || read_procs(c, root, m) < 0)
+        return -1;
+    m->cores = (int)cores;
+    v = cost_jget(c, root, "oversubscribed", "true or false");
+    if (v == NULL)
+        return -1;
+    if (!json_is_boolean(v))
+        return cost_jfail(c, "oversubscribed", "expected true or false");
+    m->oversubscribed = json_is_true(v);
+    if (read_choice(c, root, "h_operator", "sum", "max", &m->h_sum) < 0 ||
+        read_choice(c, root, "unit", "byte", NULL, &yes) < 0)
+        return -1;
+
+    static const char *const gl[] = {"g", "L"};
+    static const cost_bound gl_bounds[] = {COST_POS, COST_ANY};
+    double *bsp_outs[] = {&m->g, &m->L};
+    int rc = read_section(c, root, "bsp", "an object with g and L", gl, gl_bounds, bsp_outs, 2);
+    if (rc == 0)
+        return cost_jfail(c, "bsp", "missing (expected an object with g and L)");
+    if (rc < 0 || read_patterns(c, root, m) < 0)
+        return -1;
+
+    int failed = 0;
+    const json_t *t11 = enter(c, root, "table11", 0, "an object with h, averr, maxerr", &failed);
+    if (failed)
+        return -1;
+    if (t11 != NULL) {
+        if (read_array(c, t11, "h", 0, COST_POS, m->t11_h, &m->nsizes) < 0 ||
+            read_array(c, t11, "averr", m->nsizes, COST_NONNEG, m->t11_averr, NULL) < 0 ||
+            read_array(c, t11, "maxerr", m->nsizes, COST_NONNEG, m->t11_maxerr, NULL) < 0)
+            return -1;
+        leave(c);
+    }
+
+    static const char *const gb[] = {"g", "B"};
+    static const cost_bound gb_bounds[] = {COST_POS, COST_NONNEG};
+    double *star_outs[] = {&m->gstar, &m->B};
+    static const char *const rate[] = {"ops_per_second"};
+    static const cost_bound pos[] = {COST_POS};
+    double *rate_outs[] = {&m->rate};
+    static const char *const noise[] = {"spread_percent"};
+    static const cost_bound nonneg[] = {COST_NONNEG};
+    double *noise_outs[] = {&m->spread};
+    if (read_section(c, root, "bspstar", "an object with g and B", gb, gb_bounds, star_outs, 2) <
+            0 ||
+        read_section(c, root, "rate", "an object with ops_per_second", rate, pos, rate_outs, 1) <
+            0 ||
+        read_section(c, root, "noise", "an object with spread_percent", noise, nonneg, noise_outs,
+                     1) < 0)
+        return -1;
+    return 0;
+}
+
+/* Parses text (named name in errors) and validates it into m. */
+static int parse_machine(json_t *root, const json_error_t *je, const char *name, cost_machine *m,
+                         char *err, size_t errlen)
+{
+    cost_jctx c = {.err = err, .errlen = errlen, .where = name};
+    memset(m, 0, sizeof *m);
+    if (root == NULL) {
+        char where[64 + 4096];
+        snprintf(where, sizeof where, "%s:%d", name, je->line);
+        c.where = where;
+        if (json_error_code(je) == json_error_premature_end_of_input)
+            return cost_jfail_line(&c, "truncated file (the JSON object is not closed)");
+        return cost_jfail_line(&c, "invalid JSON at column %d: %s", je->column, je->text);
+    }
+    int rc = json_is_object(root) ? read_machine(&c, root, m)
+                                  : cost_jfail_line(&c, "expected a JSON object");
+    json_decref(root);
+    if (rc < 0)
+        memset(m, 0, sizeof *m);
+    return rc;
+}
+
+/* Reads the whole stream: the files are small, and having the text lets an empty
+ * file be called empty rather than "truncated". */
+static char *slurp(FILE *f, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *bigger = realloc(buf, 2 * cap);
+        if (bigger == NULL)
+            free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    *len = n;
+    return buf;
+}
+
+int cost_machine_read_stream(FILE *f, const char *name, cost_machine *m, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    size_t len;
+    errno = 0;
+    char *text = slurp(f, &len);
+    if (text == NULL || ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", name,
+                 text == NULL ? "out of memory" : strerror(errno));
+        free(text);
+        return -1;
+    }
+    size_t i = 0;
+    while (i < len && strchr(" \t\r\n", text[i]) != NULL && text[i] != '\0')
+        i++;
+    if (i == len) {
+        free(text);
+        snprintf(err, errlen, "%s:1: empty file (expected a JSON object)", name);
+        return -1;
+    }
+    json_error_t je;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    free(text);
+    return parse_machine(root, &je, name, m, err, errlen);
+}
+
+int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        memset(m, 0, sizeof *m);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = cost_machine_read_stream(f, path, m, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+/* ---- writing ---- */
+
+static void put_array(FILE *f, const char *key, const double *v, size_t n)
+{
+    fprintf(f, "\"%s\":[", key);
+    for (size_t i = 0; i < n; i++) {
+        if (i > 0)
+            fputc(',', f);
+        cost_jput_num(f, v[i]);
+    }
+    fputc(']', f);
+}
+
+static int any_measured(const cost_pattern_fit *fits)
+{
+    for (int i = 0; i < COST_NPATTERNS; i++)
+        if (fits[i].measured)
+            return 1;
+    return 0;
+}
+
+static void put_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits, int *first)
+{
+    if (!any_measured(fits))
+        return;
+    fprintf(f, "%s\n    \"%s\": {", *first ? "" : ",", prim);
+    *first = 0;
+    int firstpat = 1;
+    for (int i = 0; i < COST_NPATTERNS; i++) {
+        const cost_pattern_fit *p = &fits[i];
+        if (!p->measured)
+            continue;
+        size_t n = p->nsizes <= COST_MAX_SIZES ? p->nsizes : COST_MAX_SIZES;
+        fprintf(f, "%s\n      \"%s\": {\"g\":", firstpat ? "" : ",", pattern_names[i]);
+        firstpat = 0;
+        cost_jput_num(f, p->g);
+        fputs(", \"L\":", f);
+        cost_jput_num(f, p->L);
+        fputs(",\n        ", f);
+        put_array(f, "h", p->h, n);
+        fputs(",\n        ", f);
+        put_array(f, "time", p->time, n);
+        fputs(",\n        ", f);
+        put_array(f, "maxerr", p->maxerr, n);
+        fputs("}", f);
+    }
+    fputs("\n    }", f);
+}
+
+/* Emits m as the text of a machine file; -1 (with the field named) for a string
+ * that cannot be written. */
+static int emit(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
+{
+    static const char *const names[3] = {"host", "engine", "date"};
+    const char *values[3] = {m->host, m->engine, m->date};
+    const size_t caps[3] = {sizeof m->host, sizeof m->engine, sizeof m->date};
+    fprintf(f, "{\n  \"format\": \"polybsp-machine\",\n  \"version\": %d", COST_MACHINE_VERSION);
+    for (int i = 0; i < 3; i++) {
+        fprintf(f, ",\n  \"%s\": ", names[i]);
+        if (cost_jput_str(f, values[i], caps[i]) < 0) {
+            snprintf(err, errlen, "%s: field '%s': expected a UTF-8 string (nothing written)",
+                     path, names[i]);
+            return -1;
+        }
+    }
+    fprintf(f, ",\n  \"cores\": %d,\n  \"procs\": [", m->cores);
+    size_t np = m->nprocs <= COST_MAX_PROCS ? m->nprocs : COST_MAX_PROCS;
+    for (size_t i = 0; i < np; i++)
+        fprintf(f, "%s%d", i > 0 ? ", " : "", m->procs[i]);
+    fprintf(f, "],\n  \"oversubscribed\": %s,\n  \"h_operator\": \"%s\",\n  \"unit\": \"byte\",",
+            m->oversubscribed ? "true" : "false", m->h_sum ? "sum" : "max");
+    fputs("\n  \"bsp\": {\"g\": ", f);
+    cost_jput_num(f, m->g);
+    fputs(", \"L\": ", f);
+    cost_jput_num(f, m->L);
+    fputc('}', f);
+    if (any_measured(m->put) || any_measured(m->hpput)) {
+        int first = 1;
+        fputs(",\n  \"patterns\": {", f);
+        put_patterns(f, "put", m->put, &first);
+        put_patterns(f, "hpput", m->hpput, &first);
+        fputs("\n  }", f);
+    }
+    if (m->nsizes > 0) {
+        size_t n = m->nsizes <= COST_MAX_SIZES ? m->nsizes : COST_MAX_SIZES;
+        fputs(",\n  \"table11\": {", f);
+        put_array(f, "h", m->t11_h, n);
+        fputs(",\n    ", f);
+        put_array(f, "averr", m->t11_averr, n);
+        fputs(",\n    ", f);
+        put_array(f, "maxerr", m->t11_maxerr, n);
+        fputc('}', f);
+    }
+    /* Zero means "not measured" for these three: none can validly be zero except
+     * B and the spread, and a zero spread or a BSP* fit with g* = 0 says nothing. */
+    if (m->gstar != 0 || m->B != 0) {
+        fputs(",\n  \"bspstar\": {\"g\": ", f);
+        cost_jput_num(f, m->gstar);
+        fputs(", \"B\": ", f);
+        cost_jput_num(f, m->B);
+        fputc('}', f);
+    }
+    if (m->rate != 0) {
+        fputs(",\n  \"rate\": {\"ops_per_second\": ", f);
+        cost_jput_num(f, m->rate);
+        fputc('}', f);
+    }
+    if (m->spread != 0) {
+        fputs(",\n  \"noise\": {\"spread_percent\": ", f);
+        cost_jput_num(f, m->spread);
+        fputc('}', f);
+    }
+    fputs("\n}\n", f);
+    return 0;
+}
+
+static int write_text(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 8);
+    if (tmp == NULL) {
+        snprintf(err, errlen, "%s: cannot write: out of memory", path);
+        return -1;
+    }
+    memcpy(tmp, path, plen);
+    memcpy(tmp + plen, ".tmp", 5);
+    FILE *f = fopen(tmp, "w");
+    int rc = -1;
+    if (f != NULL) {
+        size_t put = fwrite(text, 1, len, f);
+        int closed = fclose(f);
+        if (put == len && closed == 0 && rename(tmp, path) == 0)
+            rc = 0;
+    }
+    if (rc < 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        remove(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+int cost_machine_write(const char *path, const cost_machine *m, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem == NULL) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = emit(mem, m, path, err, errlen);
+    if (fclose(mem) != 0 && rc == 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0) {
+        json_error_t je;
+        cost_machine check;
+        rc = parse_machine(json_loadb(text, len, JSON_REJECT_DUPLICATES, &je), &je, path, &check,
+                           err, errlen);
+        size_t used = errlen > 0 ? strlen(err) : 0;
+        if (rc < 0 && used + 1 < errlen)
+            snprintf(err + used, errlen - used, " (nothing written)");
+    }
+    if (rc == 0)
+        rc = write_text(path, text, len, err, errlen);
+    free(text);
+    return rc;
+}

@@ -1,0 +1,374 @@
+/* cost_trace — the trace reader (docs/formats.md, "Trace file").
+ *
+ * Contract: see cost_trace.h. Records may come in any order, so they are first
+ * collected with their line numbers, then sorted by (step, pid) to find
+ * duplicates and the leading supersteps that every process recorded. Memory is
+ * proportional to the file, never to the step numbers or nprocs it claims, so a
+ * corrupt header cannot make the reader allocate gigabytes.
+ */
+#include "cost/cost_trace.h"
+
+#include "cost/cost_json.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A record and the line it came from, kept until the file is known to be valid. */
+typedef struct pending {
+    cost_rec r;
+    size_t line;
+} pending;
+
+typedef struct reader {
+    const char *name;
+    char *err;
+    size_t errlen;
+    char where[64 + 4096]; /* "FILE:LINE" of the line being read */
+    size_t line;
+    cost_trace *t;
+    pending *recs;
+    size_t n, cap;
+    int ended; /* an "end" line was read */
+} reader;
+
+static void free_pending(reader *rd)
+{
+    for (size_t i = 0; i < rd->n; i++)
+        free(rd->recs[i].r.from);
+    free(rd->recs);
+    rd->recs = NULL;
+    rd->n = rd->cap = 0;
+}
+
+static cost_jctx ctx_for(reader *rd)
+{
+    snprintf(rd->where, sizeof rd->where, "%s:%zu", rd->name, rd->line);
+    cost_jctx c = {.err = rd->err, .errlen = rd->errlen, .where = rd->where};
+    return c;
+}
+
+/* Copies a string that may be longer than the destination, cutting it at a UTF-8
+ * character boundary: program names are for display, so a long path is kept
+ * readable rather than refused. */
+static void copy_cut(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= cap) {
+        n = cap - 1;
+        while (n > 0 && ((unsigned char)src[n] & 0xC0) == 0x80)
+            n--;
+    }
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+static int read_header(reader *rd, const json_t *obj)
+{
+    cost_jctx c = ctx_for(rd);
+    const char *want_format = "\"polybsp-trace\"";
+    json_t *v = cost_jget(&c, obj, "format", want_format);
+    if (v == NULL)
+        return -1;
+    if (!json_is_string(v) || strcmp(json_string_value(v), "polybsp-trace") != 0)
+        return cost_jfail(&c, "format", "expected %s", want_format);
+    v = cost_jget(&c, obj, "version", "the integer 1");
+    if (v == NULL)
+        return -1;
+    if (!json_is_integer(v))
+        return cost_jfail(&c, "version", "expected the integer 1");
+    if (json_integer_value(v) != COST_TRACE_VERSION)
+        return cost_jfail(&c, "version", "version %lld is not supported (expected %d)",
+                          (long long)json_integer_value(v), COST_TRACE_VERSION);
+    long long nprocs;
+    if (cost_jint(&c, obj, "nprocs", 1, INT_MAX, &nprocs) < 0)
+        return -1;
+    if (cost_jstr(&c, obj, "engine", rd->t->engine, sizeof rd->t->engine) < 0)
+        return -1;
+    v = cost_jget(&c, obj, "program", "a string");
+    if (v == NULL)
+        return -1;
+    if (!json_is_string(v))
+        return cost_jfail(&c, "program", "expected a string");
+    copy_cut(rd->t->program, sizeof rd->t->program, json_string_value(v));
+    rd->t->version = COST_TRACE_VERSION;
+    rd->t->nprocs = (int)nprocs;
+    return 0;
+}
+
+static int read_end(reader *rd, const json_t *obj)
+{
+    cost_jctx c = ctx_for(rd);
+    const json_t *v = json_object_get(obj, "end");
+    const char *s = json_is_string(v) ? json_string_value(v) : "";
+    if (strcmp(s, "complete") == 0) {
+        rd->t->complete = 1;
+    } else if (strcmp(s, "aborted") == 0) {
+        v = cost_jget(&c, obj, "reason", "a string");
+        if (v == NULL)
+            return -1;
+        if (!json_is_string(v))
+            return cost_jfail(&c, "reason", "expected a string");
+        copy_cut(rd->t->reason, sizeof rd->t->reason, json_string_value(v));
+    } else {
+        return cost_jfail(&c, "end", "expected \"complete\" or \"aborted\"");
+    }
+    rd->ended = 1;
+    return 0;
+}
+
+static int read_from(cost_jctx *c, const json_t *obj, cost_rec *r, int nprocs)
+{
+    char want[128];
+    snprintf(want, sizeof want,
+             "an ascending array of distinct pids in [0,%d] other than %d", nprocs - 1, r->pid);
+    json_t *a = cost_jget(c, obj, "from", want);
+    if (a == NULL)
+        return -1;
+    if (!json_is_array(a))
+        return cost_jfail(c, "from", "expected %s", want);
+    size_t n = json_array_size(a);
+    r->from = n > 0 ? malloc(n * sizeof *r->from) : NULL;
+    if (n > 0 && r->from == NULL)
+        return cost_jfail(c, "from", "out of memory");
+    r->nfrom = n;
+    for (size_t k = 0; k < n; k++) {
+        const json_t *e = json_array_get(a, k);
+        long long p = json_is_integer(e) ? json_integer_value(e) : -1;
+        if (p < 0 || p >= nprocs || p == r->pid || (k > 0 && p <= r->from[k - 1]))
+            return cost_jfail(c, "from", "expected %s", want);
+        r->from[k] = (int)p;
+    }
+    return 0;
+}
+
+static int read_count(cost_jctx *c, const json_t *obj, const char *key, uint64_t *out)
+{
+    long long v;
+    if (cost_jint(c, obj, key, 0, LLONG_MAX, &v) < 0)
+        return -1;
+    *out = (uint64_t)v;
+    return 0;
+}
+
+/* Fills r from one record line; r->from is owned by r even on failure. */
+static int read_record(reader *rd, const json_t *obj, cost_rec *r)
+{
+    cost_jctx c = ctx_for(rd);
+    long long step, pid, level;
+    if (cost_jint(&c, obj, "step", 0, LLONG_MAX, &step) < 0 ||
+        cost_jint(&c, obj, "pid", 0, rd->t->nprocs - 1, &pid) < 0)
+        return -1;
+    r->step = (unsigned long)step;
+    r->pid = (int)pid;
+
+    const char *want_kind = "a string of 1 to 31 bytes";
+    json_t *v = cost_jget(&c, obj, "kind", want_kind);
+    if (v == NULL)
+        return -1;
+    if (!json_is_string(v) || json_string_length(v) == 0 ||
+        json_string_length(v) >= sizeof r->kind)
+        return cost_jfail(&c, "kind", "expected %s", want_kind);
+    memcpy(r->kind, json_string_value(v), json_string_length(v) + 1);
+
+    if (cost_jint(&c, obj, "level", 0, INT_MAX, &level) < 0)
+        return -1;
+    r->level = (int)level;
+    if (cost_jnum(&c, obj, "w", COST_NONNEG, &r->w) < 0)
+        return -1;
+    r->ops = -1; /* "not declared" */
+    if (json_object_get(obj, "ops") != NULL && cost_jnum(&c, obj, "ops", COST_NONNEG, &r->ops) < 0)
+        return -1;
+    if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
+        read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
+        read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||
+        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0)
+        return -1;
+    if (read_from(&c, obj, r, rd->t->nprocs) < 0)
+        return -1;
+    if (cost_jnum(&c, obj, "t_enter", COST_NONNEG, &r->t_enter) < 0 ||
+        cost_jnum(&c, obj, "t_exit", COST_NONNEG, &r->t_exit) < 0)
+        return -1;
+    if (r->t_exit < r->t_enter)
+        return cost_jfail(&c, "t_exit", "expected a number >= t_enter (%.17g)", r->t_enter);
+    return 0;
+}
+
+static int add_record(reader *rd, const json_t *obj)
+{
+    if (rd->n == rd->cap) {
+        size_t cap = rd->cap ? 2 * rd->cap : 64;
+        pending *p = realloc(rd->recs, cap * sizeof *p);
+        if (p == NULL) {
+            cost_jctx c = ctx_for(rd);
+            return cost_jfail_line(&c, "out of memory");
+        }
+        rd->recs = p;
+        rd->cap = cap;
+    }
+    pending *p = &rd->recs[rd->n++];
+    memset(p, 0, sizeof *p);
+    p->line = rd->line;
+    return read_record(rd, obj, &p->r);
+}
+
+static int all_blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            return 0;
+    return 1;
+}
+
+static int read_line(reader *rd, const char *text, size_t len)
+{
+    cost_jctx c = ctx_for(rd);
+    if (rd->ended)
+        return cost_jfail_line(&c, "a line after the \"end\" line (expected the end of the file)");
+    if (all_blank(text, len))
+        return cost_jfail_line(&c, "empty line (expected a JSON object)");
+    json_error_t je;
+    json_t *obj = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
+    if (obj == NULL) {
+        /* A writer killed mid-line leaves an object that is never closed; say so
+         * rather than quoting the parser, since that is the likely cause. */
+        if (json_error_code(&je) == json_error_premature_end_of_input)
+            return cost_jfail_line(&c, "truncated line (the JSON object is not closed)");
+        return cost_jfail_line(&c, "invalid JSON at column %d: %s", je.column, je.text);
+    }
+    int rc;
+    if (!json_is_object(obj))
+        rc = cost_jfail_line(&c, "expected a JSON object");
+    else if (rd->line == 1)
+        rc = read_header(rd, obj);
+    else if (json_object_get(obj, "end") != NULL)
+        rc = read_end(rd, obj);
+    else
+        rc = add_record(rd, obj);
+    json_decref(obj);
+    return rc;
+}
+
+static int by_step_pid_line(const void *a, const void *b)
+{
+    const pending *x = a, *y = b;
+    if (x->r.step != y->r.step)
+        return x->r.step < y->r.step ? -1 : 1;
+    if (x->r.pid != y->r.pid)
+        return x->r.pid < y->r.pid ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* After sorting: reports the duplicate whose second occurrence comes first in the
+ * file, so that the error does not depend on the sort. */
+static int check_duplicates(reader *rd)
+{
+    size_t worst = 0;
+    for (size_t i = 1; i < rd->n; i++) {
+        const pending *a = &rd->recs[i - 1], *b = &rd->recs[i];
+        if (a->r.step == b->r.step && a->r.pid == b->r.pid &&
+            (worst == 0 || b->line < rd->recs[worst].line))
+            worst = i;
+    }
+    if (worst == 0)
+        return 0;
+    const pending *first = &rd->recs[worst - 1], *dup = &rd->recs[worst];
+    rd->line = dup->line;
+    cost_jctx c = ctx_for(rd);
+    return cost_jfail_line(&c, "duplicate record for step %lu, pid %d (first at line %zu)",
+                           dup->r.step, dup->r.pid, first->line);
+}
+
+/* Keeps the leading supersteps that all processes recorded; counts the others. */
+static int build(reader *rd)
+{
+    cost_trace *t = rd->t;
+    cost_jctx c = ctx_for(rd);
+    if (rd->n == 0)
+        return cost_jfail_line(&c, "no superstep records (expected at least one line per "
+                                   "process per superstep after the header)");
+    qsort(rd->recs, rd->n, sizeof *rd->recs, by_step_pid_line);
+    if (check_duplicates(rd) < 0)
+        return -1;
+    size_t np = (size_t)t->nprocs;
+    t->first_step = rd->recs[0].r.step;
+    size_t i = 0;
+    /* Without duplicates, a step has all processes exactly when it has np records. */
+    while (i + np <= rd->n && rd->recs[i].r.step == t->first_step + t->nsteps &&
+           rd->recs[i + np - 1].r.step == rd->recs[i].r.step)
+        i += np, t->nsteps++;
+    if (t->nsteps == 0)
+        return cost_jfail_line(&c,
+                               "no superstep has a record from each of the %d processes "
+                               "(expected at least one complete superstep)",
+                               t->nprocs);
+    for (size_t k = i; k < rd->n; k++)
+        if (k == i || rd->recs[k].r.step != rd->recs[k - 1].r.step)
+            t->dropped++;
+    t->recs = malloc(i * sizeof *t->recs);
+    if (t->recs == NULL)
+        return cost_jfail_line(&c, "out of memory");
+    for (size_t k = 0; k < i; k++) {
+        t->recs[k] = rd->recs[k].r;
+        rd->recs[k].r.from = NULL; /* now owned by t */
+    }
+    return 0;
+}
+
+int cost_trace_read_stream(FILE *f, const char *name, cost_trace *t, char *err, size_t errlen)
+{
+    memset(t, 0, sizeof *t);
+    reader rd = {.name = name, .err = err, .errlen = errlen, .t = t};
+    char *buf = NULL;
+    size_t bufcap = 0;
+    ssize_t len;
+    int rc = 0;
+    errno = 0;
+    while (rc == 0 && (len = getline(&buf, &bufcap, f)) >= 0) {
+        rd.line++;
+        if (len > 0 && buf[len - 1] == '\n')
+            len--;
+        rc = read_line(&rd, buf, (size_t)len);
+    }
+    free(buf);
+    if (rc == 0 && ferror(f)) {
+        cost_jctx c = ctx_for(&rd);
+        rc = cost_jfail_line(&c, "cannot read: %s", strerror(errno));
+    }
+    if (rc == 0 && rd.line == 0) {
+        rd.line = 1;
+        cost_jctx c = ctx_for(&rd);
+        rc = cost_jfail_line(&c, "empty file (expected the header line "
+                                 "{\"format\":\"polybsp-trace\",\"version\":1,...})");
+    }
+    if (rc == 0)
+        rc = build(&rd);
+    free_pending(&rd);
+    if (rc < 0)
+        cost_trace_free(t);
+    return rc;
+}
+
+int cost_trace_read(const char *path, cost_trace *t, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (f == NULL) {
+        memset(t, 0, sizeof *t);
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    int rc = cost_trace_read_stream(f, path, t, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+void cost_trace_free(cost_trace *t)
+{
+    size_t n = (size_t)t->nsteps * (size_t)t->nprocs;
+    if (t->recs != NULL)
+        for (size_t i = 0; i < n; i++)
+            free(t->recs[i].from);
+    free(t->recs);
+    memset(t, 0, sizeof *t);
+}

@@ -1,0 +1,223 @@
+/* thr_obl — bsp_oblsync on threads: mailboxes, the wait, and its checks. */
+#define _DEFAULT_SOURCE /* syscall */
+#include "engine/threads/thr_obl.h"
+
+#include "core/core.h"
+#include "core/core_error.h"
+
+#include <linux/futex.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEADLOCK_CHECK_NS 20000000L /* how often a waiter looks for a deadlock */
+
+int thr_mailbox_init(thr_mailbox *m)
+{
+    memset(m, 0, sizeof *m);
+    atomic_init(&m->arrivals, 0);
+    return pthread_mutex_init(&m->lock, NULL) ? -1 : 0;
+}
+
+static void free_mail(thr_mail *m)
+{
+    while (m) {
+        thr_mail *next = m->next;
+        free(m->data);
+        free(m);
+        m = next;
+    }
+}
+
+void thr_mailbox_release(thr_mailbox *m)
+{
+    free_mail(m->taken);
+    m->taken = NULL;
+}
+
+void thr_mailbox_free(thr_mailbox *m)
+{
+    free_mail(m->head);
+    free_mail(m->taken);
+    pthread_mutex_destroy(&m->lock);
+}
+
+/* Counts the messages of a buffer; anything but a send is misuse here. */
+static size_t count_messages(const core_buf *b)
+{
+    size_t n = 0;
+    for (const char *cur = b->data, *end = b->data + b->len; cur < end;) {
+        const core_rec *r = (const core_rec *)cur;
+        if (CORE_REC_KIND(r) != CORE_REC_SEND)
+            core_fatal("bsp_oblsync",
+                       "only bsp_send may communicate in a superstep ended by bsp_oblsync "
+                       "(this one has a put)");
+        cur += sizeof *r + CORE_ALIGN8(CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size);
+        n++;
+    }
+    return n;
+}
+
+static void deliver(core_ctx *c, int dest, core_buf *b)
+{
+    thr_mail *mail = malloc(sizeof *mail);
+    if (!mail)
+        core_fatal_oom("message delivery");
+    *mail = (thr_mail){NULL, c->step, c->pid, count_messages(b), b->data, b->len};
+    *b = (core_buf){NULL, 0, 0}; /* the destination owns the records now */
+    thr_mailbox *mb = c->group->members[dest]->mailbox;
+    pthread_mutex_lock(&mb->lock);
+    thr_mail **tail = &mb->head;
+    while (*tail)
+        tail = &(*tail)->next;
+    *tail = mail;
+    pthread_mutex_unlock(&mb->lock);
+    atomic_fetch_add(&c->group->obl_deliveries, 1);
+    atomic_fetch_add(&mb->arrivals, 1);
+    syscall(SYS_futex, &mb->arrivals, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+/* Under the lock: messages for `step`, and a check that none is for an earlier one. */
+static size_t count_for(const core_ctx *c, const thr_mailbox *mb, unsigned long step)
+{
+    size_t have = 0;
+    for (const thr_mail *m = mb->head; m; m = m->next) {
+        if (m->step == step)
+            have += m->nmsgs;
+        else if (m->step < step)
+            core_fatal("bsp_oblsync",
+                       "process %d sent messages for superstep %lu after it had ended here",
+                       c->group->members[m->src]->proc->pid, m->step);
+    }
+    return have;
+}
+
+/* Unlinks the messages for `step`, ordered by source pid (stable). */
+static thr_mail *take_for(thr_mailbox *mb, unsigned long step)
+{
+    thr_mail *taken = NULL, **link = &mb->head;
+    while (*link) {
+        thr_mail *m = *link;
+        if (m->step != step) {
+            link = &m->next;
+            continue;
+        }
+        *link = m->next;
+        thr_mail **at = &taken;
+        while (*at && (*at)->src <= m->src)
+            at = &(*at)->next;
+        m->next = *at;
+        *at = m;
+    }
+    return taken;
+}
+
+/* Stops the run if waiting cannot end: a member blocked in another call in the
+ * same superstep, or every member waiting unsatisfied with no delivery between
+ * two looks (then no state can change: nobody is left to send). */
+static void check_deadlock(const core_ctx *c)
+{
+    const core_group *g = c->group;
+    unsigned long before = atomic_load(&g->obl_deliveries);
+    int stuck = 0, first = -1;
+    for (int q = 0; q < g->nprocs; q++) {
+        core_ctx *m = g->members[q];
+        unsigned at = atomic_load_explicit(&m->arrive_at, memory_order_relaxed);
+        if (at && atomic_load_explicit(&m->arrive_step, memory_order_relaxed) == c->step) {
+            const char *call = at == CORE_AT_END         ? "bsp_end"
+                               : at == CORE_AT_PARTITION ? "bsp_partition"
+                               : at == CORE_AT_REJOIN    ? "bsp_rejoin"
+                                                         : "bsp_sync";
+            core_fatal_as(m->proc->pid, c->proc->step, call, "process %d has called bsp_oblsync",
+                          c->proc->pid);
+        }
+        pthread_mutex_lock(&m->mailbox->lock);
+        if (m->mailbox->waiting && m->mailbox->have < m->mailbox->need) {
+            stuck++;
+            if (first < 0)
+                first = q;
+        }
+        pthread_mutex_unlock(&m->mailbox->lock);
+    }
+    if (stuck == g->nprocs && atomic_load(&g->obl_deliveries) == before) {
+        const core_ctx *m = g->members[first];
+        core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync",
+                      "waits for %zu messages, %zu arrived, and every process is waiting",
+                      m->mailbox->need, m->mailbox->have);
+    }
+}
+
+static void wait_for(core_ctx *c, size_t n)
+{
+    thr_mailbox *mb = c->mailbox;
+    struct timespec timeout = {0, DEADLOCK_CHECK_NS};
+    for (;;) {
+        unsigned seen = atomic_load(&mb->arrivals);
+        pthread_mutex_lock(&mb->lock);
+        mb->have = count_for(c, mb, c->step);
+        if (mb->have >= n) {
+            mb->taken = take_for(mb, c->step);
+            mb->waiting = 0;
+            pthread_mutex_unlock(&mb->lock);
+            return;
+        }
+        mb->waiting = 1;
+        mb->wait_step = c->step;
+        mb->need = n;
+        pthread_mutex_unlock(&mb->lock);
+        if (syscall(SYS_futex, &mb->arrivals, FUTEX_WAIT_PRIVATE, seen, &timeout, NULL, 0) &&
+            atomic_load(&mb->arrivals) == seen)
+            check_deadlock(c);
+    }
+}
+
+/* The next superstep writes the buffers of superstep step-1; with no barrier in
+ * between, a slow member may still be reading them: wait until all have finished
+ * it. Nobody can be stuck there for us: its barrier, if any, is behind us. */
+static void wait_for_members(const core_ctx *c, unsigned long step)
+{
+    for (int q = 0; q < c->nprocs; q++)
+        while (atomic_load_explicit(&c->group->members[q]->done_step, memory_order_acquire) <
+               step)
+            sched_yield();
+}
+
+void thr_oblsync(core_proc *p, size_t n)
+{
+    core_ctx *c = p->ctx;
+    if (c->ngets || c->nregops)
+        core_fatal("bsp_oblsync",
+                   "only bsp_send may communicate in a superstep ended by bsp_oblsync (this one "
+                   "has %s)",
+                   c->ngets ? "a get" : "a registration");
+    if (p->tr.on)
+        core_trace_enter(p);
+    unsigned parity = c->step & 1;
+    for (int d = 0; d < c->nprocs; d++) {
+        if (c->out[parity][d].len)
+            deliver(c, d, &c->out[parity][d]);
+    }
+    thr_mailbox_release(c->mailbox);
+    wait_for(c, n);
+
+    c->nin = c->inhead = 0;
+    c->inbytes = 0;
+    for (const thr_mail *m = c->mailbox->taken; m; m = m->next) {
+        if (p->tr.on)
+            core_trace_add_source(p, c->group->members[m->src]->proc->pid);
+        core_apply_records(p, m->src, m->data, m->len);
+    }
+    c->flags = 0;
+    c->tagsize = c->next_tagsize;
+    if (p->tr.on)
+        core_trace_exit(p, CORE_KIND_OBLIVIOUS, c->group->depth);
+    wait_for_members(c, c->step);
+    for (int d = 0; d < c->nprocs; d++)
+        core_buf_clear(&c->out[parity ^ 1][d]);
+    c->step++;
+    p->step++;
+    atomic_store_explicit(&c->done_step, c->step, memory_order_release);
+}

@@ -1,0 +1,177 @@
+/* grp_partition — partitions of a group into parts, rejoining, and partners.
+ *
+ * A partition ends the current superstep of the group (its puts land, its
+ * messages are readable inside the part), then member 0 builds the parts and the
+ * others join theirs. Part k holds the group pids [first[k], first[k+1]): a block
+ * decomposition, with sizes from the weights by largest remainders (every part at
+ * least one process), identical on every member because it depends only on the
+ * arguments, which are checked to agree.
+ */
+#include "group/grp.h"
+
+#include "core/core_error.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* first[0..nparts]: the block bounds for `weights` (NULL = equal). Each part gets
+ * the floor of its ideal share P·w/Σw but at least one process; then processes
+ * go to the largest remainders, or come from the most over-served parts, until
+ * the sizes add up to P. Ties go to the lowest index, so every member agrees. */
+static void part_bounds(int P, int nparts, const double *weights, int *first)
+{
+    double total = 0;
+    for (int k = 0; k < nparts; k++)
+        total += weights ? weights[k] : 1.0;
+    int *size = malloc((size_t)nparts * sizeof *size);
+    double *ideal = malloc((size_t)nparts * sizeof *ideal);
+    if (!size || !ideal)
+        core_fatal_oom("partition");
+    int sum = 0;
+    for (int k = 0; k < nparts; k++) {
+        ideal[k] = (weights ? weights[k] : 1.0) / total * P;
+        size[k] = ideal[k] < 1 ? 1 : (int)floor(ideal[k]);
+        sum += size[k];
+    }
+    for (; sum < P; sum++) {
+        int best = 0;
+        for (int k = 1; k < nparts; k++)
+            if (ideal[k] - size[k] > ideal[best] - size[best])
+                best = k;
+        size[best]++;
+    }
+    for (; sum > P; sum--) {
+        int best = -1;
+        for (int k = 0; k < nparts; k++)
+            if (size[k] > 1 && (best < 0 || ideal[k] - size[k] < ideal[best] - size[best]))
+                best = k;
+        size[best]--;
+    }
+    first[0] = 0;
+    for (int k = 0; k < nparts; k++)
+        first[k + 1] = first[k] + size[k];
+    free(size);
+    free(ideal);
+}
+
+static void check_arguments(const core_ctx *c, int nparts, const double *weights)
+{
+    if (nparts < 1 || nparts > c->nprocs)
+        core_fatal("bsp_partition", "%d parts for %d processes (expected 1 to %d)", nparts,
+                   c->nprocs, c->nprocs);
+    for (int k = 0; weights && k < nparts; k++)
+        if (!(weights[k] > 0) || !isfinite(weights[k]))
+            core_fatal("bsp_partition", "weight %d is %g (weights must be finite and > 0)", k,
+                       weights[k]);
+}
+
+int grp_partition(core_proc *p, int nparts, const double *weights)
+{
+    core_ctx *c = p->ctx;
+    core_group *g = c->group;
+    check_arguments(c, nparts, weights);
+    int *first = malloc(((size_t)nparts + 1) * sizeof *first);
+    if (!first)
+        core_fatal_oom("partition");
+    part_bounds(c->nprocs, nparts, weights, first);
+
+    core_sync_as(p, CORE_AT_PARTITION);
+    if (c->pid == 0) {
+        g->nparts = nparts;
+        g->part_first = first;
+        g->parts = calloc((size_t)nparts, sizeof *g->parts);
+        if (!g->parts)
+            core_fatal_oom("partition");
+        for (int k = 0; k < nparts; k++) {
+            g->parts[k] = malloc(sizeof(core_group));
+            if (!g->parts[k] ||
+                core_group_init(g->parts[k], first[k + 1] - first[k], g->depth + 1))
+                core_fatal_oom("partition");
+        }
+    }
+    core_barrier(c, CORE_AT_PARTITION, 0);
+    if (c->pid != 0) {
+        int agree = g->nparts == nparts;
+        for (int k = 0; agree && k <= nparts; k++)
+            agree = g->part_first[k] == first[k];
+        if (!agree)
+            core_fatal("bsp_partition",
+                       "arguments differ from process %d's (%d parts, sizes must match)",
+                       g->members[0]->proc->pid, g->nparts);
+        free(first);
+    }
+    int part = 0;
+    while (c->pid >= g->part_first[part + 1])
+        part++;
+    core_ctx *sub = malloc(sizeof *sub);
+    if (!sub)
+        core_fatal_oom("partition");
+    core_ctx_init(sub, p, g->parts[part], c->pid - g->part_first[part]);
+    sub->parent = c;
+    sub->part = part;
+    sub->tagsize = sub->next_tagsize = c->tagsize;
+    /* Messages sent before the partition are read inside the part. */
+    sub->inq = c->inq;
+    sub->nin = c->nin;
+    sub->inhead = c->inhead;
+    sub->capin = c->capin;
+    sub->inbytes = c->inbytes;
+    c->inq = NULL;
+    c->nin = c->inhead = c->capin = c->inbytes = 0;
+    /* Every member must have joined before any of them communicates. */
+    core_barrier(c, CORE_AT_PARTITION, 0);
+    p->ctx = sub;
+    return part;
+}
+
+void grp_rejoin(core_proc *p)
+{
+    core_ctx *sub = p->ctx, *c = sub->parent;
+    if (!c)
+        core_fatal("bsp_rejoin", "not inside a partition (call bsp_partition first)");
+    core_sync_as(p, CORE_AT_REJOIN);
+    core_barrier(c, CORE_AT_REJOIN, 0); /* every part has finished */
+    p->ctx = c;
+    core_ctx_free(sub);
+    free(sub);
+    /* Member 0 frees the parts once nobody can still be in their barriers. */
+    core_group *g = c->group;
+    core_barrier(c, CORE_AT_REJOIN, 0);
+    if (c->pid == 0) {
+        for (int k = 0; k < g->nparts; k++) {
+            core_group_free(g->parts[k]);
+            free(g->parts[k]);
+        }
+        free(g->parts);
+        free(g->part_first);
+        g->parts = NULL;
+        g->part_first = NULL;
+        g->nparts = 0;
+    }
+}
+
+/* Block policy: member y of a part of size b receives from member
+ * floor(y·a/b) of a part of size a. Each receiver has exactly one sender
+ * (injectivity) and every member of every part receives (exhaustivity). */
+int grp_partners(core_proc *p, int part, int *out, int max)
+{
+    core_ctx *sub = p->ctx, *c = sub->parent;
+    if (!c)
+        core_fatal("bsp_partners", "not inside a partition (call bsp_partition first)");
+    const core_group *g = c->group;
+    if (part < 0 || part >= g->nparts)
+        core_fatal("bsp_partners", "part %d out of range [0,%d)", part, g->nparts);
+    long a = sub->nprocs, b = g->part_first[part + 1] - g->part_first[part];
+    int n = 0;
+    for (long y = 0; y < b; y++) {
+        if (part == sub->part && y != sub->pid)
+            continue; /* in its own part, a process's partner is itself */
+        if (part != sub->part && y * a / b != sub->pid)
+            continue;
+        if (n < max)
+            out[n] = g->part_first[part] + (int)y;
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,50 @@
+/* probe — `polybsp probe`: calibrate this machine the way paper 000 does.
+ *
+ * Contract: probe_run measures the five patterns with bsp_put and bsp_hpput at
+ * every h-relation size and P asked, the BSP* cells and the computation rate, in
+ * about budget seconds (never less than a minimum number of samples per cell);
+ * prints tables Π.1, Π.2, 11 and 12 and the BSP* line to out; writes the machine
+ * file. Returns 0, or -1 with a one-line reason in err (the file cannot be
+ * written, or memory ran out). bsp_init(probe_spmd, ...) must have been called.
+ *
+ * Method (docs/probe.md): one SPMD section per P runs a short pilot of every cell;
+ * the repetitions are then planned so that each (P, cell) gets the same share of
+ * the remaining budget, between a minimum and a maximum count; the main section
+ * per P runs several rounds, each visiting the cells in a new random order, so that
+ * a slow spell of the machine spreads over all sizes instead of biasing a few.
+ */
+#ifndef POLYBSP_PROBE_H
+#define POLYBSP_PROBE_H
+
+#include "cost/cost_machine.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PROBE_MAX_BYTES (1L << 28) /* largest h-relation accepted: 256 MiB */
+
+typedef struct probe_options {
+    const char *output; /* the machine file */
+    double budget;      /* seconds */
+    int quick;          /* a tiny run: few sizes, few samples (for tests) */
+    size_t nprocs;
+    int procs[COST_MAX_PROCS]; /* ascending, distinct, >= 2 */
+    size_t nsizes;
+    long sizes[COST_MAX_SIZES]; /* ascending, distinct, even, in [2, PROBE_MAX_BYTES] */
+    int cores;
+    /* Called now and then with the fraction done (0..1) and what runs, e.g.
+     * "P = 2: measuring"; from the thread of process 0 during measurements. */
+    void (*progress)(void *ctx, double fraction, const char *phase);
+    void *ctx;
+} probe_options;
+
+/* The sizes of the paper (6720 ... 1720320 bytes) after small ones where latency dominates. */
+extern const long probe_default_sizes[];
+extern const size_t probe_default_nsizes;
+/* The sizes of a --quick run. */
+extern const long probe_quick_sizes[];
+extern const size_t probe_quick_nsizes;
+
+int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen);
+
+#endif

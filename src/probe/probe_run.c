@@ -1,0 +1,279 @@
+/* probe_run — plan the measurements within the budget, run them, report (contract in probe.h). */
+#include "probe/probe.h"
+
+#include "cost/cost_fit.h"
+#include "probe/probe_analyse.h"
+#include "probe/probe_measure.h"
+
+#include <polybsp.h>
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const long probe_default_sizes[] = {8, 64, 512, 6720, 26880, 107520, 430080, 1720320};
+const size_t probe_default_nsizes = sizeof probe_default_sizes / sizeof probe_default_sizes[0];
+const long probe_quick_sizes[] = {64, 6720, 107520};
+const size_t probe_quick_nsizes = sizeof probe_quick_sizes / sizeof probe_quick_sizes[0];
+
+/* How hard to look. The paper ran 500 experiments per cell, hence the full run's cap. */
+typedef struct tuning {
+    int pilot_reps, min_reps, max_reps, rounds;
+    double rate_seconds; /* at most; and at most 2.5 % of the budget */
+    size_t nstar_totals, nstar_splits;
+    long star_totals[3]; /* BSP*: bytes each process of a pair sends ... */
+    int star_splits[6];  /* ... as this many messages */
+} tuning;
+
+static const tuning full = {2, 5, 500, 5, 1.0, 3, 6, {4096, 65536, 1048576}, {1, 4, 16, 64, 256, 1024}};
+static const tuning quick = {1, 3, 15, 2, 0.05, 2, 3, {4096, 65536}, {1, 16, 256}};
+
+typedef struct run {
+    const probe_options *o;
+    const tuning *t;
+    struct timespec start;
+    double expected; /* seconds the whole run should take, for the progress fraction */
+    char phase[64];
+    uint64_t random;
+} run;
+
+static double elapsed(const run *r)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - r->start.tv_sec) + 1e-9 * (double)(now.tv_nsec - r->start.tv_nsec);
+}
+
+static void tick(void *ctx)
+{
+    run *r = ctx;
+    if (r->o->progress)
+        r->o->progress(r->o->ctx, fmin(0.99, elapsed(r) / r->expected), r->phase);
+}
+
+/* splitmix64: enough randomness to shuffle, without touching rand()'s global state. */
+static uint64_t next_random(run *r)
+{
+    uint64_t z = (r->random += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void shuffle(run *r, size_t *v, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_random(r) % i), tmp = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = tmp;
+    }
+}
+
+static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *cells)
+{
+    size_t n = 0;
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        for (int pat = 0; pat < COST_NPATTERNS; pat++)
+            for (size_t k = 0; k < o->nsizes; k++)
+                cells[n++] = (probe_cell){(probe_prim)prim, (cost_pattern)pat, o->sizes[k], 1};
+    for (size_t i = 0; i < t->nstar_totals; i++)
+        for (size_t j = 0; j < t->nstar_splits; j++)
+            cells[n++] = (probe_cell){PROBE_PUT, COST_EXCHANGE, 2 * t->star_totals[i],
+                                      t->star_splits[j]};
+    return n;
+}
+
+static double quantile(const double *sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)pos;
+    return i + 1 < n ? sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]) : sorted[i];
+}
+
+/* Runs batches (reps[c] samples of cell c, in rounds of random order) on P
+ * processes and summarises each cell's samples into stat. */
+static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const int *reps,
+                   int rounds, double deadline, probe_stat *stat, double *wall_per_rep)
+{
+    size_t nbatches = 0, total = 0, nprotected = ncells;
+    probe_batch *batches = malloc(ncells * (size_t)rounds * sizeof *batches);
+    size_t *order = malloc(ncells * sizeof *order), *at = malloc(ncells * sizeof *at);
+    size_t *filled = calloc(ncells, sizeof *filled);
+    for (size_t c = 0; c < ncells; c++)
+        total += (size_t)reps[c];
+    double *samples = malloc(total * sizeof *samples), *per_cell = malloc(total * sizeof *per_cell);
+    double *wall = malloc(ncells * (size_t)rounds * sizeof *wall);
+    int rc = batches && order && at && filled && samples && per_cell && wall ? 0 : -1;
+    for (int round = 0; round < rounds && rc == 0; round++) {
+        for (size_t c = 0; c < ncells; c++)
+            order[c] = c;
+        shuffle(r, order, ncells);
+        for (size_t i = 0; i < ncells; i++) {
+            size_t c = order[i];
+            int n = reps[c] / rounds + (round < reps[c] % rounds);
+            if (n > 0)
+                batches[nbatches++] = (probe_batch){c, n};
+        }
+    }
+    if (rc == 0) {
+        probe_job job = {.nprocs = P, .cells = cells, .batches = batches, .nbatches = nbatches,
+                         .nprotected = nprotected, .deadline = deadline, .samples = samples,
+                         .wall = wall, .tick = tick, .ctx = r};
+        probe_measure_comm(&job);
+        size_t start = 0;
+        for (size_t c = 0; c < ncells; c++) {
+            at[c] = start;
+            start += (size_t)reps[c];
+        }
+        const double *next = samples;
+        for (size_t b = 0; b < job.done; b++) {
+            size_t c = batches[b].cell;
+            for (int k = 0; k < batches[b].reps; k++)
+                per_cell[at[c] + filled[c]++] = *next++;
+            if (wall_per_rep)
+                wall_per_rep[c] = wall[b] / batches[b].reps;
+        }
+        for (size_t c = 0; c < ncells; c++) {
+            double *v = per_cell + at[c];
+            stat[c].n = filled[c];
+            stat[c].median = cost_median(v, filled[c]);
+            stat[c].spread =
+                100.0 * (quantile(v, filled[c], 0.75) - quantile(v, filled[c], 0.25)) /
+                stat[c].median;
+        }
+    }
+    free(batches);
+    free(order);
+    free(at);
+    free(filled);
+    free(samples);
+    free(per_cell);
+    free(wall);
+    return rc;
+}
+
+static void describe(FILE *out, const probe_options *o, const probe_stat *stat, size_t n,
+                     double seconds)
+{
+    size_t least = stat[0].n, most = stat[0].n;
+    for (size_t i = 1; i < n; i++) {
+        least = stat[i].n < least ? stat[i].n : least;
+        most = stat[i].n > most ? stat[i].n : most;
+    }
+    fprintf(out, "polybsp probe: engine %s, %d cores, P = ", bsp_engine_name(), o->cores);
+    for (size_t p = 0; p < o->nprocs; p++)
+        fprintf(out, "%s%d%s", p ? ", " : "", o->procs[p],
+                o->procs[p] > o->cores ? " (oversubscribed)" : "");
+    fprintf(out, "\n%zu to %zu samples per cell; %.1f s (budget %.0f s)\n\n", least, most, seconds,
+            o->budget);
+}
+
+static void fill_identity(cost_machine *m, const probe_options *o)
+{
+    m->version = COST_MACHINE_VERSION;
+    if (gethostname(m->host, sizeof m->host - 1) != 0)
+        strcpy(m->host, "unknown");
+    snprintf(m->engine, sizeof m->engine, "%s", bsp_engine_name());
+    time_t now = time(NULL);
+    strftime(m->date, sizeof m->date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    m->cores = o->cores;
+    m->nprocs = o->nprocs;
+    for (size_t p = 0; p < o->nprocs; p++) {
+        m->procs[p] = o->procs[p];
+        m->oversubscribed |= o->procs[p] > o->cores;
+    }
+}
+
+/* The rate is measured with every core busy, as programs run: on the most
+ * processes that still fit the cores. */
+static int rate_procs(const probe_options *o)
+{
+    int P = o->procs[0];
+    for (size_t p = 0; p < o->nprocs; p++)
+        if (o->procs[p] <= o->cores)
+            P = o->procs[p];
+    return P;
+}
+
+int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
+{
+    run r = {.o = o, .t = o->quick ? &quick : &full, .expected = o->budget};
+    const tuning *t = r.t;
+    clock_gettime(CLOCK_MONOTONIC, &r.start);
+    r.random = (uint64_t)time(NULL) ^ (uint64_t)r.start.tv_nsec ^ ((uint64_t)getpid() << 32);
+
+    size_t ncells = PROBE_NPRIMS * COST_NPATTERNS * o->nsizes + t->nstar_totals * t->nstar_splits;
+    size_t grid = o->nprocs * ncells;
+    probe_cell *cells = malloc(ncells * sizeof *cells);
+    probe_stat *stat = calloc(grid, sizeof *stat);
+    double *cost = malloc(grid * sizeof *cost), *planned = calloc(o->nprocs, sizeof *planned);
+    int *reps = malloc(grid * sizeof *reps);
+    probe_summary *s = calloc(1, sizeof *s);
+    int rc = cells && stat && cost && planned && reps && s ? 0 : -1;
+
+    if (rc == 0) {
+        build_cells(o, t, cells);
+        snprintf(r.phase, sizeof r.phase, "computation rate");
+        tick(&r);
+        s->m.rate = probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget));
+    }
+    /* Pilot: a few samples of every cell tell what one sample costs at each P. */
+    for (size_t p = 0; p < o->nprocs && rc == 0; p++) {
+        for (size_t c = 0; c < ncells; c++)
+            reps[p * ncells + c] = t->pilot_reps;
+        snprintf(r.phase, sizeof r.phase, "P = %d: pilot", o->procs[p]);
+        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 1, INFINITY,
+                     stat + p * ncells, cost + p * ncells);
+    }
+    /* Plan: every (P, cell) gets an equal share of what is left of the budget. */
+    if (rc == 0) {
+        double share = fmax(0.0, o->budget - elapsed(&r)) / (double)grid, total = 0;
+        for (size_t i = 0; i < grid; i++) {
+            double n = floor(share / fmax(cost[i], 1e-9));
+            reps[i] = n < t->min_reps ? t->min_reps : n > t->max_reps ? t->max_reps : (int)n;
+            planned[i / ncells] += reps[i] * cost[i];
+        }
+        for (size_t p = 0; p < o->nprocs; p++)
+            total += planned[p];
+        r.expected = elapsed(&r) + total;
+    }
+    for (size_t p = 0; p < o->nprocs && rc == 0; p++) {
+        double rest = 0;
+        for (size_t q = p + 1; q < o->nprocs; q++)
+            rest += planned[q];
+        /* Overrunning the plan by a tenth is noise; beyond, stop where the budget says. */
+        double deadline = fmax(1.1 * planned[p], o->budget - elapsed(&r) - rest);
+        snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
+        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, deadline,
+                     stat + p * ncells, NULL);
+    }
+    if (rc == 0 && o->progress)
+        o->progress(o->ctx, 1.0, "done");
+    if (rc != 0)
+        snprintf(err, errlen, "out of memory");
+
+    probe_data d = {.nprocs = o->nprocs, .procs = o->procs, .cores = o->cores,
+                    .nsizes = o->nsizes, .sizes = o->sizes, .ncells = ncells, .cells = cells,
+                    .stat = stat};
+    if (rc == 0) {
+        fill_identity(&s->m, o);
+        rc = probe_analyse(&d, s, err, errlen);
+    }
+    if (rc == 0) {
+        describe(out, o, stat, grid, elapsed(&r));
+        probe_print(out, &d, s);
+        rc = cost_machine_write(o->output, &s->m, err, errlen);
+        if (rc == 0)
+            fprintf(out, "machine     written to %s\n", o->output);
+    }
+    free(cells);
+    free(stat);
+    free(cost);
+    free(planned);
+    free(reps);
+    free(s);
+    return rc;
+}
