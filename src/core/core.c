@@ -170,6 +170,47 @@ void core_put_slow(core_proc *p, const char *call, long long pid, const void *sr
     append_puts(p, (int)pid, slot, src, offset, n, high_performance);
 }
 
+void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes)
+{
+    core_ctx *c = p->ctx;
+    c->coll[c->step & 1] = (core_coll_desc){kind, root, nbytes};
+    c->flags |= CORE_HAS_COLL;
+    core_trace_label(p, kind);
+}
+
+/* "bsp_bcast" for a collective kind, "bsp_sync" for none. */
+static const char *coll_call(core_step_kind kind, char *buf, size_t size)
+{
+    if (kind == CORE_KIND_NORMAL)
+        return "bsp_sync";
+    snprintf(buf, size, "bsp_%s", core_kind_name(kind));
+    return buf;
+}
+
+/* Every member must have started the same collective with the same root and
+ * size. Descriptors alternate by parity, so the one read here is rewritten only
+ * after the next barrier. */
+static void check_colls(const core_group *g, unsigned parity)
+{
+    const core_coll_desc *ref = &g->members[0]->coll[parity];
+    int ref_pid = g->members[0]->proc->pid;
+    for (int q = 1; q < g->nprocs; q++) {
+        const core_proc *o = g->members[q]->proc;
+        const core_coll_desc *d = &g->members[q]->coll[parity];
+        char mine[32], theirs[32];
+        const char *call = coll_call(d->kind, mine, sizeof mine);
+        if (d->kind != ref->kind)
+            core_fatal_as(o->pid, o->step, call, "process %d has called %s", ref_pid,
+                          coll_call(ref->kind, theirs, sizeof theirs));
+        if (d->root != ref->root)
+            core_fatal_as(o->pid, o->step, call, "root %ld here but %ld on process %d", d->root,
+                          ref->root, ref_pid);
+        if (d->nbytes != ref->nbytes)
+            core_fatal_as(o->pid, o->step, call, "size %zu here but %zu on process %d", d->nbytes,
+                          ref->nbytes, ref_pid);
+    }
+}
+
 void core_coll_expose(core_proc *p, void *buf, size_t size)
 {
     p->ctx->coll_buf = buf;
@@ -469,6 +510,8 @@ static void sync_as(core_proc *p, unsigned at)
     thr_mailbox_release(c->mailbox);
     if (all & CORE_HAS_REG)
         check_regops(c->group);
+    if (all & CORE_HAS_COLL)
+        check_colls(c->group, parity);
     if (all & (CORE_HAS_GET | CORE_HAS_REG)) {
         /* Gets read remote memory and remote tables: both must stay as they are
          * until every get is done. */
@@ -495,6 +538,7 @@ static void sync_as(core_proc *p, unsigned at)
     c->step++;
     p->step++;
     atomic_store_explicit(&c->done_step, c->step, memory_order_release);
+    c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
     /* The other parity's buffers were pulled before the barrier we just passed. */
     for (int d = 0; d < c->nprocs; d++)
         core_buf_clear(&c->out[c->step & 1][d]);

@@ -46,6 +46,7 @@ enum {
     CORE_AT_PARTITION = 1u << 6,
     CORE_AT_REJOIN = 1u << 7,
     CORE_AT_ANY = CORE_AT_SYNC | CORE_AT_END | CORE_AT_PARTITION | CORE_AT_REJOIN,
+    CORE_HAS_COLL = 1u << 8, /* a collective starts: check every member started it */
 };
 
 typedef enum { CORE_REC_PUT = 1, CORE_REC_HPPUT = 2, CORE_REC_SEND = 3 } core_rec_kind;
@@ -88,6 +89,13 @@ typedef struct core_regop {
     size_t size;
 } core_regop;
 
+/* What a collective promised at its start; all members must promise the same. */
+typedef struct core_coll_desc {
+    core_step_kind kind; /* CORE_KIND_NORMAL: no collective */
+    long root;
+    size_t nbytes;
+} core_coll_desc;
+
 typedef struct core_run core_run;
 typedef struct core_proc core_proc;
 typedef struct core_group core_group;
@@ -124,6 +132,7 @@ typedef struct core_ctx {
 
     void *coll_buf; /* where collective puts to this process land */
     size_t coll_size;
+    core_coll_desc coll[2]; /* by superstep parity: read by members after the barrier */
 
     struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
     atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
@@ -239,8 +248,12 @@ void core_oblsync(core_proc *p, size_t n);
 /* The closing barrier of the section; how = CORE_END_CALLED or CORE_END_RETURNED. */
 void core_end(core_proc *p, unsigned how);
 
-/* Collective support: expose buf as this process's landing area for the next
- * sync, and put n bytes into pid's exposed area at offset. */
+/* Collective support. core_coll_begin announces a collective (root -1 when it has
+ * none) at its first superstep: the sync that ends it stops the run if the
+ * members do not all announce the same. core_coll_expose makes buf this process's
+ * landing area for the next sync; core_coll_put puts n bytes into pid's area at
+ * offset. */
+void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes);
 void core_coll_expose(core_proc *p, void *buf, size_t size);
 void core_coll_put(core_proc *p, const char *call, int pid, const void *src, size_t offset,
                    size_t n);
