@@ -58,6 +58,17 @@ POLYBSP_API void bsp_par(int nparts, const double *weights,
  * barrier. Only bsp_send may communicate in such a superstep. */
 POLYBSP_API void bsp_oblsync(size_t nmessages);
 
+/* Calibrated machine parameters from the machine file named by POLYBSP_MACHINE
+ * (made by `polybsp probe`; docs/formats.md): BSP g in seconds per byte and L in
+ * seconds; BSP* g* (seconds per byte) and critical block size B (bytes); the
+ * local computation rate r in operations per second. A missing or bad file stops
+ * the run with one line naming it. */
+POLYBSP_API double bsp_g(void);
+POLYBSP_API double bsp_L(void);
+POLYBSP_API double bsp_gstar(void);
+POLYBSP_API double bsp_B(void);
+POLYBSP_API double bsp_r(void);
+
 /* Tracing (docs/formats.md, "Trace"). With POLYBSP_TRACE=FILE set, every process
  * records every superstep from bsp_begin; otherwise a process records the
  * supersteps between its bsp_trace_begin and bsp_trace_end (call both on all

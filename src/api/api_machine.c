@@ -1,0 +1,47 @@
+/* api_machine — calibrated machine parameters at run time (bsp_g and friends).
+ *
+ * The machine file named by POLYBSP_MACHINE is read once, on the first call from
+ * any process; a missing variable or a bad file stops the run with one line.
+ */
+#include "api/api.h"
+
+#include "core/core_error.h"
+#include "cost/cost_machine.h"
+
+#include <polybsp.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static cost_machine machine;
+static char machine_error[512];
+static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
+
+static void read_machine(void)
+{
+    const char *path = getenv("POLYBSP_MACHINE");
+    if (!path || !*path)
+        snprintf(machine_error, sizeof machine_error,
+                 "POLYBSP_MACHINE is not set (make a machine file with `polybsp probe`)");
+    else
+        cost_machine_read(path, &machine, machine_error, sizeof machine_error);
+}
+
+static const cost_machine *api_machine(const char *call)
+{
+    pthread_once(&machine_once, read_machine);
+    if (machine_error[0])
+        core_fatal(call, "%s", machine_error);
+    return &machine;
+}
+
+double bsp_g(void) { return api_machine("bsp_g")->g; }
+
+double bsp_L(void) { return api_machine("bsp_L")->L; }
+
+double bsp_gstar(void) { return api_machine("bsp_gstar")->gstar; }
+
+double bsp_B(void) { return api_machine("bsp_B")->B; }
+
+double bsp_r(void) { return api_machine("bsp_r")->rate; }
