@@ -2,7 +2,7 @@
 #include "api/api.h"
 
 #include "core/core_error.h"
-#include "engine/threads/thr_engine.h"
+#include "engine/engine.h"
 #include "group/grp.h"
 
 #include <bsp.h>
@@ -12,20 +12,20 @@
 
 core_proc *api_self_slow(const char *call)
 {
-    switch (thr_section_state()) {
-    case THR_BEFORE: core_fatal(call, "called before bsp_begin");
-    case THR_AFTER: core_fatal(call, "called after bsp_end");
+    switch (eng_section_state()) {
+    case ENG_BEFORE: core_fatal(call, "called before bsp_begin");
+    case ENG_AFTER: core_fatal(call, "called after bsp_end");
     default: core_fatal(call, "called from a thread that is not a BSP process");
     }
 }
 
-void bsp_init(void (*spmd)(void), int argc, char **argv) { thr_init(spmd, argc, argv); }
+void bsp_init(void (*spmd)(void), int argc, char **argv) { eng_init(spmd, argc, argv); }
 
 void bsp_end(void)
 {
     if (api_self("bsp_end")->ctx->parent)
         core_fatal("bsp_end", "called inside a partition (call bsp_rejoin first)");
-    thr_end();
+    eng_end();
 }
 
 double bsp_time(void)
@@ -46,7 +46,7 @@ void bsp_abort(const char *format, ...)
 
 const char *bsp_polybsp_version(void) { return POLYBSP_VERSION_STRING; }
 
-const char *bsp_engine_name(void) { return "threads"; }
+const char *bsp_engine_name(void) { return eng_name(); }
 
 unsigned long bsp_superstep(void) { return api_self("bsp_superstep")->step; }
 

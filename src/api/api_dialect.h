@@ -6,20 +6,20 @@
  */
 #include "api/api.h"
 #include "core/core_error.h"
-#include "engine/threads/thr_engine.h"
+#include "engine/engine.h"
 
 #include <string.h>
 
-void bsp_begin(bsp_pid_t P) { thr_begin((long long)P); }
+void bsp_begin(bsp_pid_t P) { eng_begin((long long)P); }
 
 bsp_pid_t bsp_nprocs(void)
 {
     core_proc *p = core_self;
     if (p)
         return (bsp_pid_t)p->ctx->nprocs;
-    if (thr_section_state() == THR_RUNNING)
+    if (eng_section_state() == ENG_RUNNING)
         api_self_slow("bsp_nprocs");
-    return (bsp_pid_t)thr_available();
+    return (bsp_pid_t)eng_available();
 }
 
 bsp_pid_t bsp_pid(void) { return (bsp_pid_t)api_self("bsp_pid")->ctx->pid; }

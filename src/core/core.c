@@ -2,8 +2,6 @@
 #include "core/core.h"
 
 #include "core/core_error.h"
-#include "engine/threads/thr_barrier.h"
-#include "engine/threads/thr_obl.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,22 +34,12 @@ int core_group_init(core_group *g, int nprocs, int depth)
     memset(g, 0, sizeof *g);
     g->nprocs = nprocs;
     g->depth = depth;
-    g->members = calloc((size_t)nprocs, sizeof *g->members);
-    if (posix_memalign((void **)&g->barrier, 64, sizeof(thr_barrier)))
-        g->barrier = NULL;
-    if (!g->members || !g->barrier || thr_barrier_init(g->barrier, (unsigned)nprocs))
-        return -1;
-    return 0;
+    return eng_group_init(g);
 }
 
 void core_group_free(core_group *g)
 {
-    if (g->barrier)
-        thr_barrier_destroy(g->barrier);
-    free(g->barrier);
-    free(g->members);
-    free(g->part_first);
-    free(g->parts);
+    eng_group_free(g);
     memset(g, 0, sizeof *g);
 }
 
@@ -68,10 +56,8 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
             core_fatal_oom("communication buffers");
     }
     core_reg_init(&c->reg);
-    c->mailbox = malloc(sizeof *c->mailbox);
-    if (!c->mailbox || thr_mailbox_init(c->mailbox))
-        core_fatal_oom("mailbox");
-    g->members[pid] = c;
+    if (eng_ctx_init(c))
+        core_fatal_oom("process state");
 }
 
 
@@ -83,8 +69,8 @@ void core_ctx_free(core_ctx *c)
         free(c->out[par]);
     }
     core_reg_free(&c->reg);
-    thr_mailbox_free(c->mailbox);
-    free(c->mailbox);
+    eng_ctx_free(c);
+    free(c->part_first);
     free(c->gets);
     free(c->regops);
     free(c->inq);
@@ -96,6 +82,7 @@ void core_proc_init(core_proc *p, core_run *run, int pid)
     p->run = run;
     p->pid = pid;
     core_ctx_init(&p->root, p, &run->root, pid);
+    eng_ctx_attach(&p->root);
     p->ctx = &p->root;
     core_trace_init(p);
 }
@@ -187,28 +174,23 @@ static const char *coll_call(core_step_kind kind, char *buf, size_t size)
     return buf;
 }
 
-/* Every member must have started the same collective with the same root and
- * size. Descriptors alternate by parity, so the one read here is rewritten only
- * after the next barrier. */
-static void check_colls(const core_group *g, unsigned parity)
+int core_coll_differ(const core_coll_desc *ref, long ref_pid, const core_coll_desc *mine,
+                     char *call, size_t calllen, char *detail, size_t len)
 {
-    const core_coll_desc *ref = &g->members[0]->coll[parity];
-    int ref_pid = g->members[0]->proc->pid;
-    for (int q = 1; q < g->nprocs; q++) {
-        const core_proc *o = g->members[q]->proc;
-        const core_coll_desc *d = &g->members[q]->coll[parity];
-        char mine[32], theirs[32];
-        const char *call = coll_call(d->kind, mine, sizeof mine);
-        if (d->kind != ref->kind)
-            core_fatal_as(o->pid, o->step, call, "process %d has called %s", ref_pid,
-                          coll_call(ref->kind, theirs, sizeof theirs));
-        if (d->root != ref->root)
-            core_fatal_as(o->pid, o->step, call, "root %ld here but %ld on process %d", d->root,
-                          ref->root, ref_pid);
-        if (d->nbytes != ref->nbytes)
-            core_fatal_as(o->pid, o->step, call, "size %zu here but %zu on process %d", d->nbytes,
-                          ref->nbytes, ref_pid);
-    }
+    char theirs[32];
+    snprintf(call, calllen, "%s", coll_call(mine->kind, theirs, sizeof theirs));
+    if (mine->kind != ref->kind)
+        snprintf(detail, len, "process %ld has called %s", ref_pid,
+                 coll_call(ref->kind, theirs, sizeof theirs));
+    else if (mine->root != ref->root)
+        snprintf(detail, len, "root %ld here but %ld on process %ld", mine->root, ref->root,
+                 ref_pid);
+    else if (mine->nbytes != ref->nbytes)
+        snprintf(detail, len, "size %zu here but %zu on process %ld", mine->nbytes, ref->nbytes,
+                 ref_pid);
+    else
+        return 0;
+    return 1;
 }
 
 void core_coll_expose(core_proc *p, void *buf, size_t size)
@@ -305,52 +287,34 @@ static const char *regop_name(core_regop_kind k)
 }
 
 /* Registrations are matched by order: every member must make the same sequence of
- * push and pop calls. Each member compares all with member 0, so whichever one
- * reports names the same culprit, the lowest differing pid. */
-static void check_regops(const core_group *g)
+ * push and pop calls as member 0. */
+int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *mine, size_t n,
+                       const char **call, char *detail, size_t len)
 {
-    const core_ctx *ref = g->members[0];
-    for (int q = 1; q < g->nprocs; q++) {
-        const core_ctx *o = g->members[q];
-        size_t n = o->nregops < ref->nregops ? o->nregops : ref->nregops;
-        for (size_t i = 0; i < n; i++)
-            if (o->regops[i].kind != ref->regops[i].kind)
-                core_fatal_as(o->proc->pid, o->proc->step, regop_name(o->regops[i].kind),
-                              "registration call %zu of this superstep is %s here but %s on "
-                              "process 0",
-                              i + 1, regop_name(o->regops[i].kind),
-                              regop_name(ref->regops[i].kind));
-        if (o->nregops != ref->nregops)
-            core_fatal_as(o->proc->pid, o->proc->step, "bsp_push_reg",
-                          "%zu registration calls in this superstep, but process 0 made %zu",
-                          o->nregops, ref->nregops);
-    }
+    size_t common = n < nref ? n : nref;
+    for (size_t i = 0; i < common; i++)
+        if (mine[i].kind != ref[i].kind) {
+            *call = regop_name(mine[i].kind);
+            snprintf(detail, len,
+                     "registration call %zu of this superstep is %s here but %s on process 0",
+                     i + 1, regop_name(mine[i].kind), regop_name(ref[i].kind));
+            return 1;
+        }
+    if (n == nref)
+        return 0;
+    *call = "bsp_push_reg";
+    snprintf(detail, len, "%zu registration calls in this superstep, but process 0 made %zu", n,
+             nref);
+    return 1;
 }
 
-static void run_gets(core_proc *p)
+void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered)
 {
-    core_ctx *c = p->ctx;
-    for (size_t i = 0; i < c->ngets; i++) {
-        const core_getreq *g = &c->gets[i];
-        core_ctx *owner = c->group->members[g->pid];
-        const core_slot *s = &owner->reg.slots[g->slot];
-        if (g->offset > s->size || g->size > s->size - g->offset)
-            core_fatal("bsp_get", "offset %llu + size %llu exceeds the %zu bytes registered on "
-                       "process %u",
-                       (unsigned long long)g->offset, (unsigned long long)g->size, s->size,
-                       g->pid);
-        if (g->size)
-            memcpy(g->dst, (const char *)s->addr + g->offset, g->size);
-        p->tr.bytes_in += g->size;
-        p->tr.msgs_in++;
-        core_tracer *ot = &owner->proc->tr;
-        if (p->tr.on)
-            core_trace_add_source(p, owner->proc->pid);
-        if (ot->on) {
-            atomic_fetch_add_explicit(&ot->served_bytes, g->size, memory_order_relaxed);
-            atomic_fetch_add_explicit(&ot->served_msgs, 1, memory_order_relaxed);
-        }
-    }
+    if (g->offset > registered || g->size > registered - g->offset)
+        core_fatal_as(pid, step, "bsp_get",
+                      "offset %llu + size %llu exceeds the %zu bytes registered on process %u",
+                      (unsigned long long)g->offset, (unsigned long long)g->size, registered,
+                      g->pid);
 }
 
 static void add_message(core_ctx *c, const char *tag, const char *payload, size_t n)
@@ -368,7 +332,7 @@ static const char *put_call(unsigned kind, uint32_t slot)
     return kind == CORE_REC_PUT ? "bsp_put" : "bsp_hpput";
 }
 
-void core_apply_records(core_proc *p, int src, const char *data_start, size_t len)
+void core_apply_records(core_proc *p, long src_pid, const char *data_start, size_t len)
 {
     core_ctx *c = p->ctx;
     const char *cur = data_start, *end = data_start + len;
@@ -394,7 +358,7 @@ void core_apply_records(core_proc *p, int src, const char *data_start, size_t le
                     size = c->reg.slots[slot].size;
                 }
                 if (r->offset > size || r->size > size - r->offset)
-                    core_fatal_as(c->group->members[src]->proc->pid, p->step, put_call(kind, slot),
+                    core_fatal_as(src_pid, p->step, put_call(kind, slot),
                                   "offset %llu + size %llu exceeds the %zu bytes registered on "
                                   "process %d",
                                   (unsigned long long)r->offset, (unsigned long long)r->size,
@@ -415,21 +379,6 @@ void core_apply_records(core_proc *p, int src, const char *data_start, size_t le
     }
 }
 
-/* Pull everything addressed to p from every member, in source order. */
-static void pull_incoming(core_proc *p, unsigned parity)
-{
-    core_ctx *c = p->ctx;
-    for (int src = 0; src < c->nprocs; src++) {
-        const core_ctx *from = c->group->members[src];
-        const core_buf *b = &from->out[parity][c->pid];
-        if (!b->len)
-            continue;
-        if (p->tr.on)
-            core_trace_add_source(p, from->proc->pid);
-        core_apply_records(p, src, b->data, b->len);
-    }
-}
-
 static void apply_regops(core_ctx *c)
 {
     for (size_t i = 0; i < c->nregops; i++) {
@@ -444,7 +393,7 @@ static void apply_regops(core_ctx *c)
     c->nregops = 0;
 }
 
-static const char *arrival_call(unsigned at)
+const char *core_arrival_call(unsigned at)
 {
     switch (at) {
     case CORE_AT_END: return "bsp_end";
@@ -454,47 +403,17 @@ static const char *arrival_call(unsigned at)
     }
 }
 
-/* Different calls met at one barrier. Every member sees the same bits and names
- * the same culprit, so whichever reports first prints the same line: the lowest
- * pid that made the call of the lowest kind, about the lowest pid that made
- * another call. */
-static void report_mixed_arrivals(const core_group *g, unsigned all)
+void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid,
+                       unsigned other_at, unsigned other_ended_how)
 {
-    unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
-    int culprit = -1, other = -1;
-    unsigned other_at = 0;
-    for (int q = g->nprocs - 1; q >= 0; q--) {
-        unsigned at = atomic_load_explicit(&g->members[q]->arrive_at, memory_order_relaxed);
-        if (at == first) {
-            culprit = q;
-        } else {
-            other = q;
-            other_at = at;
-        }
-    }
-    const core_ctx *c = g->members[culprit], *o = g->members[other];
-    const char *what;
-    char buf[64];
+    char what[64];
     if (other_at == CORE_AT_END)
-        what = o->proc->ended_how == CORE_END_RETURNED ? "returned from the SPMD function"
-                                                        : "called bsp_end";
-    else {
-        snprintf(buf, sizeof buf, "called %s", arrival_call(other_at));
-        what = buf;
-    }
-    core_fatal_as(c->proc->pid, c->proc->step, arrival_call(first), "process %d has %s",
-                  o->proc->pid, what);
-}
-
-unsigned core_barrier(core_ctx *c, unsigned at, unsigned bits)
-{
-    atomic_store_explicit(&c->arrive_step, c->step, memory_order_relaxed);
-    atomic_store_explicit(&c->arrive_at, at, memory_order_relaxed);
-    unsigned all = thr_barrier_wait(c->group->barrier, (unsigned)c->pid, bits | at);
-    if ((all & CORE_AT_ANY) != at)
-        report_mixed_arrivals(c->group, all);
-    atomic_store_explicit(&c->arrive_at, 0, memory_order_relaxed);
-    return all;
+        snprintf(what, sizeof what, "%s",
+                 other_ended_how == CORE_END_RETURNED ? "returned from the SPMD function"
+                                                      : "called bsp_end");
+    else
+        snprintf(what, sizeof what, "called %s", core_arrival_call(other_at));
+    core_fatal_as(pid, step, core_arrival_call(at), "process %ld has %s", other_pid, what);
 }
 
 /* The data movement of a superstep in the current group; `at` names the call
@@ -505,27 +424,16 @@ static void sync_as(core_proc *p, unsigned at)
     unsigned parity = c->step & 1;
     if (p->tr.on)
         core_trace_enter(p);
-    unsigned all = core_barrier(c, at, c->flags);
-    /* Past the barrier nobody reads what oblivious supersteps left behind. */
-    thr_mailbox_release(c->mailbox);
+    unsigned all = eng_barrier(c, at, c->flags);
     if (all & CORE_HAS_REG)
-        check_regops(c->group);
+        eng_check_regops(c);
     if (all & CORE_HAS_COLL)
-        check_colls(c->group, parity);
-    if (all & (CORE_HAS_GET | CORE_HAS_REG)) {
-        /* Gets read remote memory and remote tables: both must stay as they are
-         * until every get is done. */
-        run_gets(p);
-        core_barrier(c, at, 0);
-    }
+        eng_check_colls(c, parity);
     c->nin = c->inhead = 0;
     c->inbytes = 0;
-    if (all & CORE_HAS_COMM)
-        pull_incoming(p, parity);
+    eng_exchange(p, all, parity);
     if (c->nregops)
         apply_regops(c);
-    if (all & CORE_HAS_HP)
-        core_barrier(c, at, 0); /* hpput sources are read until here */
     c->ngets = 0;
     c->flags = 0;
     c->tagsize = c->next_tagsize;
@@ -537,9 +445,9 @@ static void sync_as(core_proc *p, unsigned at)
                         c->group->depth);
     c->step++;
     p->step++;
-    atomic_store_explicit(&c->done_step, c->step, memory_order_release);
+    eng_superstep_done(c);
     c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
-    /* The other parity's buffers were pulled before the barrier we just passed. */
+    /* The engine guarantees nobody reads the other parity's buffers any more. */
     for (int d = 0; d < c->nprocs; d++)
         core_buf_clear(&c->out[c->step & 1][d]);
 }
@@ -548,10 +456,10 @@ void core_sync(core_proc *p) { sync_as(p, CORE_AT_SYNC); }
 
 void core_sync_as(core_proc *p, unsigned at) { sync_as(p, at); }
 
-void core_oblsync(core_proc *p, size_t n) { thr_oblsync(p, n); }
+void core_oblsync(core_proc *p, size_t n) { eng_oblsync(p, n); }
 
 void core_end(core_proc *p, unsigned how)
 {
     p->ended_how = how;
-    core_barrier(p->ctx, CORE_AT_END, 0);
+    eng_barrier(p->ctx, CORE_AT_END, 0);
 }

@@ -19,20 +19,24 @@
  *  - Collectives (src/coll) put into the buffer each process exposes with
  *    core_coll_expose, which needs no registration: the destination resolves it
  *    when it pulls.
+ *  - How members reach each other (shared memory, MPI) is the engine's business
+ *    (engine/engine.h); the core holds the engine's per-group and per-context
+ *    state (eng_group, eng_ctx) without looking inside.
  */
 #ifndef POLYBSP_CORE_H
 #define POLYBSP_CORE_H
 
 #include "core/core_buf.h"
+#include "core/core_error.h"
 #include "core/core_reg.h"
 #include "core/core_trace.h"
+#include "engine/engine.h"
+#include "eng_types.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-struct thr_barrier;
-struct thr_mailbox;
 
 /* Kinds of traffic a process announces at the barrier (bit flags). */
 enum {
@@ -108,11 +112,9 @@ typedef struct core_ctx {
     int pid;
     int nprocs;
     int part;                /* index of this part in the parent's partition */
+    int nparts;              /* that partition: part k is the parent's pids */
+    int *part_first;         /* [first[k], first[k+1]) */
     unsigned long step;      /* syncs completed in this group: the buffer parity */
-    /* While waiting at a barrier: the call (CORE_AT_*, else 0) and its superstep,
-     * read by members that look for misuse. */
-    atomic_uint arrive_at;
-    atomic_ulong arrive_step;
     unsigned flags;          /* CORE_HAS_* for this superstep */
 
     core_buf *out[2];        /* out[parity][dest] */
@@ -134,20 +136,13 @@ typedef struct core_ctx {
     size_t coll_size;
     core_coll_desc coll[2]; /* by superstep parity: read by members after the barrier */
 
-    struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
-    atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
+    eng_ctx e;
 } core_ctx;
 
 struct core_group {
     int nprocs;
-    int depth;                 /* 0 for the whole run: the D-BSP cluster level */
-    core_ctx **members;        /* [nprocs], by pid in the group */
-    struct thr_barrier *barrier;
-    /* Set by member 0 while partitioning this group, read by all members. */
-    int nparts;
-    int *part_first;           /* [nparts + 1]: part k is pids [first[k], first[k+1]) */
-    core_group **parts;
-    atomic_ulong obl_deliveries; /* oblivious deliveries so far, for deadlock checks */
+    int depth; /* 0 for the whole run: the D-BSP cluster level */
+    eng_group e;
 };
 
 struct core_proc {
@@ -176,7 +171,8 @@ struct core_run {
  * initial-exec: one instruction to reach it, even from the shared library. */
 extern _Thread_local core_proc *core_self __attribute__((tls_model("initial-exec")));
 
-/* Returns 0, or -1 when memory runs out. */
+/* Returns 0, or -1 when memory runs out. The engine part of g is set up by the
+ * engine (eng_group_init) before or after, as the engine needs. */
 int core_group_init(core_group *g, int nprocs, int depth);
 void core_group_free(core_group *g);
 void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid);
@@ -258,11 +254,22 @@ void core_coll_expose(core_proc *p, void *buf, size_t size);
 void core_coll_put(core_proc *p, const char *call, int pid, const void *src, size_t offset,
                    size_t n);
 
-/* Adds the records of one source's buffer (puts land, messages join the queue). */
-void core_apply_records(core_proc *p, int src, const char *data, size_t len);
+/* Adds the records of one source's buffer (puts land, messages join the queue);
+ * src_pid (in the whole run) is named when a put does not fit. */
+void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len);
+/* Stops the run when a get reads beyond what its owner registered. */
+void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);
 
-/* The barrier of the current group; `at` is a CORE_AT_* kind. */
-unsigned core_barrier(core_ctx *c, unsigned at, unsigned bits);
+/* Misuse found at a barrier, described the same way by every engine. */
+const char *core_arrival_call(unsigned at);
+CORE_NORETURN void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid,
+                                     unsigned other_at, unsigned other_ended_how);
+/* 1, with the call to blame and the detail, when mine differs from ref (member 0's). */
+int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *mine, size_t n,
+                       const char **call, char *detail, size_t len);
+int core_coll_differ(const core_coll_desc *ref, long ref_pid, const core_coll_desc *mine,
+                     char *call, size_t calllen, char *detail, size_t len);
+
 
 double core_now(void);
 

@@ -1,8 +1,8 @@
 /* grp_partition — partitions of a group into parts, rejoining, and partners.
  *
  * A partition ends the current superstep of the group (its puts land, its
- * messages are readable inside the part), then member 0 builds the parts and the
- * others join theirs. Part k holds the group pids [first[k], first[k+1]): a block
+ * messages are readable inside the part), then the engine builds the parts and
+ * every member joins its own. Part k holds the group pids [first[k], first[k+1]): a block
  * decomposition, with sizes from the weights by largest remainders (every part at
  * least one process), identical on every member because it depends only on the
  * arguments, which are checked to agree.
@@ -69,7 +69,6 @@ static void check_arguments(const core_ctx *c, int nparts, const double *weights
 int grp_partition(core_proc *p, int nparts, const double *weights)
 {
     core_ctx *c = p->ctx;
-    core_group *g = c->group;
     check_arguments(c, nparts, weights);
     int *first = malloc(((size_t)nparts + 1) * sizeof *first);
     if (!first)
@@ -77,39 +76,18 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     part_bounds(c->nprocs, nparts, weights, first);
 
     core_sync_as(p, CORE_AT_PARTITION);
-    if (c->pid == 0) {
-        g->nparts = nparts;
-        g->part_first = first;
-        g->parts = calloc((size_t)nparts, sizeof *g->parts);
-        if (!g->parts)
-            core_fatal_oom("partition");
-        for (int k = 0; k < nparts; k++) {
-            g->parts[k] = malloc(sizeof(core_group));
-            if (!g->parts[k] ||
-                core_group_init(g->parts[k], first[k + 1] - first[k], g->depth + 1))
-                core_fatal_oom("partition");
-        }
-    }
-    core_barrier(c, CORE_AT_PARTITION, 0);
-    if (c->pid != 0) {
-        int agree = g->nparts == nparts;
-        for (int k = 0; agree && k <= nparts; k++)
-            agree = g->part_first[k] == first[k];
-        if (!agree)
-            core_fatal("bsp_partition",
-                       "arguments differ from process %d's (%d parts, sizes must match)",
-                       g->members[0]->proc->pid, g->nparts);
-        free(first);
-    }
     int part = 0;
-    while (c->pid >= g->part_first[part + 1])
+    while (c->pid >= first[part + 1])
         part++;
+    core_group *g = eng_partition(c, nparts, first, part);
     core_ctx *sub = malloc(sizeof *sub);
     if (!sub)
         core_fatal_oom("partition");
-    core_ctx_init(sub, p, g->parts[part], c->pid - g->part_first[part]);
+    core_ctx_init(sub, p, g, c->pid - first[part]);
     sub->parent = c;
     sub->part = part;
+    sub->nparts = nparts;
+    sub->part_first = first;
     sub->tagsize = sub->next_tagsize = c->tagsize;
     /* Messages sent before the partition are read inside the part. */
     sub->inq = c->inq;
@@ -119,8 +97,9 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     sub->inbytes = c->inbytes;
     c->inq = NULL;
     c->nin = c->inhead = c->capin = c->inbytes = 0;
+    eng_ctx_attach(sub);
     /* Every member must have joined before any of them communicates. */
-    core_barrier(c, CORE_AT_PARTITION, 0);
+    eng_barrier(c, CORE_AT_PARTITION, 0);
     p->ctx = sub;
     return part;
 }
@@ -131,24 +110,10 @@ void grp_rejoin(core_proc *p)
     if (!c)
         core_fatal("bsp_rejoin", "not inside a partition (call bsp_partition first)");
     core_sync_as(p, CORE_AT_REJOIN);
-    core_barrier(c, CORE_AT_REJOIN, 0); /* every part has finished */
+    eng_rejoin(c, sub);
     p->ctx = c;
     core_ctx_free(sub);
     free(sub);
-    /* Member 0 frees the parts once nobody can still be in their barriers. */
-    core_group *g = c->group;
-    core_barrier(c, CORE_AT_REJOIN, 0);
-    if (c->pid == 0) {
-        for (int k = 0; k < g->nparts; k++) {
-            core_group_free(g->parts[k]);
-            free(g->parts[k]);
-        }
-        free(g->parts);
-        free(g->part_first);
-        g->parts = NULL;
-        g->part_first = NULL;
-        g->nparts = 0;
-    }
 }
 
 /* Block policy: member y of a part of size b receives from member
@@ -159,10 +124,10 @@ int grp_partners(core_proc *p, int part, int *out, int max)
     core_ctx *sub = p->ctx, *c = sub->parent;
     if (!c)
         core_fatal("bsp_partners", "not inside a partition (call bsp_partition first)");
-    const core_group *g = c->group;
-    if (part < 0 || part >= g->nparts)
-        core_fatal("bsp_partners", "part %d out of range [0,%d)", part, g->nparts);
-    long a = sub->nprocs, b = g->part_first[part + 1] - g->part_first[part];
+    const int *first = sub->part_first;
+    if (part < 0 || part >= sub->nparts)
+        core_fatal("bsp_partners", "part %d out of range [0,%d)", part, sub->nparts);
+    long a = sub->nprocs, b = first[part + 1] - first[part];
     int n = 0;
     for (long y = 0; y < b; y++) {
         if (part == sub->part && y != sub->pid)
@@ -170,7 +135,7 @@ int grp_partners(core_proc *p, int part, int *out, int max)
         if (part != sub->part && y * a / b != sub->pid)
             continue;
         if (n < max)
-            out[n] = g->part_first[part] + (int)y;
+            out[n] = first[part] + (int)y;
         n++;
     }
     return n;

@@ -1,6 +1,6 @@
 /* thr_engine — thread start-up, the closing barrier and tear-down. */
 #define _DEFAULT_SOURCE /* SIGSTKSZ, sigaltstack */
-#include "engine/threads/thr_engine.h"
+#include "engine/engine.h"
 
 #include "core/core.h"
 #include "core/core_error.h"
@@ -42,7 +42,7 @@ __attribute__((constructor)) static void capture_args(int argc, char **argv)
     g.argv = argv;
 }
 
-void thr_init(void (*spmd)(void), int argc, char **argv)
+void eng_init(void (*spmd)(void), int argc, char **argv)
 {
     g.spmd = spmd;
     if (argv) {
@@ -51,9 +51,11 @@ void thr_init(void (*spmd)(void), int argc, char **argv)
     }
 }
 
-thr_state thr_section_state(void) { return (thr_state)atomic_load(&g.state); }
+eng_state eng_section_state(void) { return (eng_state)atomic_load(&g.state); }
 
-int thr_available(void)
+const char *eng_name(void) { return "threads"; }
+
+int eng_available(void)
 {
     const char *env = getenv("POLYBSP_NPROCS");
     if (env && *env) {
@@ -93,13 +95,13 @@ static void *aligned_zalloc(size_t n)
     return p;
 }
 
-void thr_begin(long long nprocs)
+void eng_begin(long long nprocs)
 {
     if (is_worker)
         return; /* started by process 0; the section is already set up */
-    if (atomic_load(&g.state) == THR_RUNNING)
+    if (atomic_load(&g.state) == ENG_RUNNING)
         core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
-    if (atomic_load(&g.state) == THR_AFTER && !g.spmd)
+    if (atomic_load(&g.state) == ENG_AFTER && !g.spmd)
         core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
     if (nprocs < 1)
         core_fatal("bsp_begin", "number of processes %lld must be at least 1", nprocs);
@@ -131,7 +133,7 @@ void thr_begin(long long nprocs)
     if (!g.workers)
         core_fatal_oom("process table");
     core_self = run->procs[0];
-    atomic_store(&g.state, THR_RUNNING);
+    atomic_store(&g.state, ENG_RUNNING);
     for (int i = 1; i < P; i++) {
         thr_worker *w = &g.workers[i];
         w->proc = run->procs[i];
@@ -142,7 +144,7 @@ void thr_begin(long long nprocs)
     }
 }
 
-void thr_end(void)
+void eng_end(void)
 {
     core_proc *p = core_self;
     core_end(p, CORE_END_CALLED);
@@ -167,5 +169,5 @@ void thr_end(void)
     g.run = NULL;
     g.workers = NULL;
     core_self = NULL;
-    atomic_store(&g.state, THR_AFTER);
+    atomic_store(&g.state, ENG_AFTER);
 }

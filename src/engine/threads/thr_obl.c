@@ -68,14 +68,14 @@ static void deliver(core_ctx *c, int dest, core_buf *b)
         core_fatal_oom("message delivery");
     *mail = (thr_mail){NULL, c->step, c->pid, count_messages(b), b->data, b->len};
     *b = (core_buf){NULL, 0, 0}; /* the destination owns the records now */
-    thr_mailbox *mb = c->group->members[dest]->mailbox;
+    thr_mailbox *mb = c->group->e.members[dest]->e.mailbox;
     pthread_mutex_lock(&mb->lock);
     thr_mail **tail = &mb->head;
     while (*tail)
         tail = &(*tail)->next;
     *tail = mail;
     pthread_mutex_unlock(&mb->lock);
-    atomic_fetch_add(&c->group->obl_deliveries, 1);
+    atomic_fetch_add(&c->group->e.obl_deliveries, 1);
     atomic_fetch_add(&mb->arrivals, 1);
     syscall(SYS_futex, &mb->arrivals, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
@@ -90,7 +90,7 @@ static size_t count_for(const core_ctx *c, const thr_mailbox *mb, unsigned long 
         else if (m->step < step)
             core_fatal("bsp_oblsync",
                        "process %d sent messages for superstep %lu after it had ended here",
-                       c->group->members[m->src]->proc->pid, m->step);
+                       c->group->e.members[m->src]->proc->pid, m->step);
     }
     return have;
 }
@@ -121,12 +121,12 @@ static thr_mail *take_for(thr_mailbox *mb, unsigned long step)
 static void check_deadlock(const core_ctx *c)
 {
     const core_group *g = c->group;
-    unsigned long before = atomic_load(&g->obl_deliveries);
+    unsigned long before = atomic_load(&g->e.obl_deliveries);
     int stuck = 0, first = -1;
     for (int q = 0; q < g->nprocs; q++) {
-        core_ctx *m = g->members[q];
-        unsigned at = atomic_load_explicit(&m->arrive_at, memory_order_relaxed);
-        if (at && atomic_load_explicit(&m->arrive_step, memory_order_relaxed) == c->step) {
+        core_ctx *m = g->e.members[q];
+        unsigned at = atomic_load_explicit(&m->e.arrive_at, memory_order_relaxed);
+        if (at && atomic_load_explicit(&m->e.arrive_step, memory_order_relaxed) == c->step) {
             const char *call = at == CORE_AT_END         ? "bsp_end"
                                : at == CORE_AT_PARTITION ? "bsp_partition"
                                : at == CORE_AT_REJOIN    ? "bsp_rejoin"
@@ -134,25 +134,25 @@ static void check_deadlock(const core_ctx *c)
             core_fatal_as(m->proc->pid, c->proc->step, call, "process %d has called bsp_oblsync",
                           c->proc->pid);
         }
-        pthread_mutex_lock(&m->mailbox->lock);
-        if (m->mailbox->waiting && m->mailbox->have < m->mailbox->need) {
+        pthread_mutex_lock(&m->e.mailbox->lock);
+        if (m->e.mailbox->waiting && m->e.mailbox->have < m->e.mailbox->need) {
             stuck++;
             if (first < 0)
                 first = q;
         }
-        pthread_mutex_unlock(&m->mailbox->lock);
+        pthread_mutex_unlock(&m->e.mailbox->lock);
     }
-    if (stuck == g->nprocs && atomic_load(&g->obl_deliveries) == before) {
-        const core_ctx *m = g->members[first];
+    if (stuck == g->nprocs && atomic_load(&g->e.obl_deliveries) == before) {
+        const core_ctx *m = g->e.members[first];
         core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync",
                       "waits for %zu messages, %zu arrived, and every process is waiting",
-                      m->mailbox->need, m->mailbox->have);
+                      m->e.mailbox->need, m->e.mailbox->have);
     }
 }
 
 static void wait_for(core_ctx *c, size_t n)
 {
-    thr_mailbox *mb = c->mailbox;
+    thr_mailbox *mb = c->e.mailbox;
     struct timespec timeout = {0, DEADLOCK_CHECK_NS};
     for (;;) {
         unsigned seen = atomic_load(&mb->arrivals);
@@ -180,12 +180,12 @@ static void wait_for(core_ctx *c, size_t n)
 static void wait_for_members(const core_ctx *c, unsigned long step)
 {
     for (int q = 0; q < c->nprocs; q++)
-        while (atomic_load_explicit(&c->group->members[q]->done_step, memory_order_acquire) <
+        while (atomic_load_explicit(&c->group->e.members[q]->e.done_step, memory_order_acquire) <
                step)
             sched_yield();
 }
 
-void thr_oblsync(core_proc *p, size_t n)
+void eng_oblsync(core_proc *p, size_t n)
 {
     core_ctx *c = p->ctx;
     if (c->ngets || c->nregops)
@@ -200,15 +200,15 @@ void thr_oblsync(core_proc *p, size_t n)
         if (c->out[parity][d].len)
             deliver(c, d, &c->out[parity][d]);
     }
-    thr_mailbox_release(c->mailbox);
+    thr_mailbox_release(c->e.mailbox);
     wait_for(c, n);
 
     c->nin = c->inhead = 0;
     c->inbytes = 0;
-    for (const thr_mail *m = c->mailbox->taken; m; m = m->next) {
+    for (const thr_mail *m = c->e.mailbox->taken; m; m = m->next) {
         if (p->tr.on)
-            core_trace_add_source(p, c->group->members[m->src]->proc->pid);
-        core_apply_records(p, m->src, m->data, m->len);
+            core_trace_add_source(p, c->group->e.members[m->src]->proc->pid);
+        core_apply_records(p, c->group->e.members[m->src]->proc->pid, m->data, m->len);
     }
     c->flags = 0;
     c->tagsize = c->next_tagsize;
@@ -219,5 +219,5 @@ void thr_oblsync(core_proc *p, size_t n)
         core_buf_clear(&c->out[parity ^ 1][d]);
     c->step++;
     p->step++;
-    atomic_store_explicit(&c->done_step, c->step, memory_order_release);
+    eng_superstep_done(c);
 }

@@ -1,4 +1,4 @@
-/* thr_obl — oblivious synchronisation (PUB's bsp_oblsync; the execution model of
+/* thr_obl — oblivious synchronisation (eng_oblsync) (PUB's bsp_oblsync; the execution model of
  * EBSP): a process ends its superstep once n messages for it have arrived, with no
  * barrier.
  *
@@ -45,6 +45,5 @@ int thr_mailbox_init(thr_mailbox *m);
 void thr_mailbox_free(thr_mailbox *m);
 /* Frees the messages taken at the last oblsync (their queue has expired). */
 void thr_mailbox_release(thr_mailbox *m);
-void thr_oblsync(struct core_proc *p, size_t n);
 
 #endif

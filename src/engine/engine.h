@@ -1,0 +1,60 @@
+/* engine — what depends on how the processes run.
+ *
+ * Contract: exactly one engine is compiled into a library (libpolybsp: threads of
+ * one program; libpolybsp_mpi: MPI ranks). Its types (eng_types.h, found on the
+ * engine's include path) are embedded in the core's group and context; the core
+ * calls the functions below and stays the same for every engine:
+ *  - section: eng_init/eng_begin/eng_end start and stop the SPMD section;
+ *  - eng_barrier: a barrier of the current group that returns the OR of every
+ *    member's bits and stops the run when members arrived from different calls;
+ *  - eng_check_regops / eng_check_colls: every member made the same registration
+ *    calls / started the same collective as member 0, else one report;
+ *  - eng_exchange: after the first barrier, performs the superstep's gets (reading
+ *    values as they were before any put lands), then delivers every put and message
+ *    to its destination in source order (core_apply_records);
+ *  - eng_oblsync: bsp_oblsync;
+ *  - groups: eng_partition builds (collectively) the group of the caller's part,
+ *    eng_ctx_attach makes a context reachable to its group, eng_rejoin waits for
+ *    all parts and releases the part's group.
+ */
+#ifndef POLYBSP_ENGINE_H
+#define POLYBSP_ENGINE_H
+
+#include <stddef.h>
+
+struct core_proc;
+struct core_ctx;
+struct core_group;
+
+typedef enum { ENG_BEFORE = 0, ENG_RUNNING = 1, ENG_AFTER = 2 } eng_state;
+
+const char *eng_name(void);
+void eng_init(void (*spmd)(void), int argc, char **argv);
+void eng_begin(long long nprocs);
+void eng_end(void);
+eng_state eng_section_state(void);
+/* Processors available before the section. */
+int eng_available(void);
+
+/* Returns 0, or -1 when memory runs out. */
+int eng_group_init(struct core_group *g);
+void eng_group_free(struct core_group *g);
+int eng_ctx_init(struct core_ctx *c);
+void eng_ctx_free(struct core_ctx *c);
+void eng_ctx_attach(struct core_ctx *c);
+
+unsigned eng_barrier(struct core_ctx *c, unsigned at, unsigned bits);
+void eng_check_regops(struct core_ctx *c);
+void eng_check_colls(struct core_ctx *c, unsigned parity);
+void eng_exchange(struct core_proc *p, unsigned all, unsigned parity);
+/* After the superstep's data movement: its buffers may be reused. */
+void eng_superstep_done(struct core_ctx *c);
+void eng_oblsync(struct core_proc *p, size_t n);
+
+/* Collective over c's group: checks every member passed the same bounds
+ * first[0..nparts] as member 0, and returns the group of part `part`. */
+struct core_group *eng_partition(struct core_ctx *c, int nparts, const int *first, int part);
+/* Collective over the parent c: every part has finished; sub is released. */
+void eng_rejoin(struct core_ctx *c, struct core_ctx *sub);
+
+#endif

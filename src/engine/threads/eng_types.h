@@ -1,0 +1,35 @@
+/* eng_types (threads) — the threads engine's state inside core groups and contexts.
+ *
+ * Members of a group reach each other's contexts directly; the barrier combines
+ * bits; oblivious supersteps use mailboxes. See engine/engine.h.
+ */
+#ifndef POLYBSP_ENG_TYPES_H
+#define POLYBSP_ENG_TYPES_H
+
+#include <stdatomic.h>
+
+struct core_ctx;
+struct core_group;
+struct thr_barrier;
+struct thr_mailbox;
+
+typedef struct eng_group {
+    struct core_ctx **members; /* [nprocs], by pid in the group */
+    struct thr_barrier *barrier;
+    /* Set by member 0 while partitioning this group, read by all members. */
+    int nparts;
+    int *part_first;
+    struct core_group **parts;
+    atomic_ulong obl_deliveries; /* oblivious deliveries so far, for deadlock checks */
+} eng_group;
+
+typedef struct eng_ctx {
+    /* While waiting at a barrier: the call (CORE_AT_*, else 0) and its superstep,
+     * read by members that look for misuse. */
+    atomic_uint arrive_at;
+    atomic_ulong arrive_step;
+    struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
+    atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
+} eng_ctx;
+
+#endif

@@ -1,0 +1,223 @@
+/* thr_sync — the superstep on threads: barrier, checks, gets and pulls, groups.
+ *
+ * Members read each other's state directly. What makes that safe:
+ *  - after the first barrier every member's queues, registrations and
+ *    descriptors are complete and stay unchanged until that member's next
+ *    superstep begins;
+ *  - gets read remote memory and remote registration tables, so when a
+ *    superstep has gets (or registration changes) a second barrier separates
+ *    them from the puts landing and the tables changing;
+ *  - hpput records point into the source's memory: a closing barrier keeps the
+ *    sources waiting until every destination has copied.
+ */
+#include "core/core.h"
+#include "engine/threads/thr_barrier.h"
+#include "engine/threads/thr_obl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int eng_group_init(core_group *g)
+{
+    eng_group *e = &g->e;
+    e->members = calloc((size_t)g->nprocs, sizeof *e->members);
+    if (posix_memalign((void **)&e->barrier, 64, sizeof(thr_barrier)))
+        e->barrier = NULL;
+    if (!e->members || !e->barrier || thr_barrier_init(e->barrier, (unsigned)g->nprocs))
+        return -1;
+    return 0;
+}
+
+void eng_group_free(core_group *g)
+{
+    eng_group *e = &g->e;
+    if (e->barrier)
+        thr_barrier_destroy(e->barrier);
+    free(e->barrier);
+    free(e->members);
+    free(e->part_first);
+    free(e->parts);
+}
+
+int eng_ctx_init(core_ctx *c)
+{
+    c->e.mailbox = malloc(sizeof *c->e.mailbox);
+    return c->e.mailbox && !thr_mailbox_init(c->e.mailbox) ? 0 : -1;
+}
+
+void eng_ctx_free(core_ctx *c)
+{
+    thr_mailbox_free(c->e.mailbox);
+    free(c->e.mailbox);
+}
+
+void eng_ctx_attach(core_ctx *c) { c->group->e.members[c->pid] = c; }
+
+/* Different calls met at one barrier. Every member sees the same bits and names
+ * the same culprit, so whichever reports first prints the same line: the lowest
+ * pid that made the call of the lowest kind, about the lowest pid that made
+ * another call. */
+static void report_mixed_arrivals(const core_group *g, unsigned all)
+{
+    unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
+    int culprit = -1, other = -1;
+    unsigned other_at = 0;
+    for (int q = g->nprocs - 1; q >= 0; q--) {
+        unsigned at = atomic_load_explicit(&g->e.members[q]->e.arrive_at, memory_order_relaxed);
+        if (at == first) {
+            culprit = q;
+        } else {
+            other = q;
+            other_at = at;
+        }
+    }
+    const core_proc *c = g->e.members[culprit]->proc, *o = g->e.members[other]->proc;
+    core_report_mixed(c->pid, c->step, first, o->pid, other_at, o->ended_how);
+}
+
+unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
+{
+    atomic_store_explicit(&c->e.arrive_step, c->step, memory_order_relaxed);
+    atomic_store_explicit(&c->e.arrive_at, at, memory_order_relaxed);
+    unsigned all = thr_barrier_wait(c->group->e.barrier, (unsigned)c->pid, bits | at);
+    if ((all & CORE_AT_ANY) != at)
+        report_mixed_arrivals(c->group, all);
+    atomic_store_explicit(&c->e.arrive_at, 0, memory_order_relaxed);
+    return all;
+}
+
+/* Each member compares every member with member 0, so whichever reports first
+ * names the same culprit, the lowest differing pid. */
+void eng_check_regops(core_ctx *c)
+{
+    const core_group *g = c->group;
+    const core_ctx *ref = g->e.members[0];
+    for (int q = 1; q < g->nprocs; q++) {
+        const core_ctx *o = g->e.members[q];
+        const char *call;
+        char detail[160];
+        if (core_regops_differ(ref->regops, ref->nregops, o->regops, o->nregops, &call, detail,
+                               sizeof detail))
+            core_fatal_as(o->proc->pid, o->proc->step, call, "%s", detail);
+    }
+}
+
+/* Descriptors alternate by parity: the one read here is rewritten only after
+ * the next barrier. */
+void eng_check_colls(core_ctx *c, unsigned parity)
+{
+    const core_group *g = c->group;
+    const core_ctx *ref = g->e.members[0];
+    for (int q = 1; q < g->nprocs; q++) {
+        const core_ctx *o = g->e.members[q];
+        char call[32], detail[160];
+        if (core_coll_differ(&ref->coll[parity], ref->proc->pid, &o->coll[parity], call,
+                             sizeof call, detail, sizeof detail))
+            core_fatal_as(o->proc->pid, o->proc->step, call, "%s", detail);
+    }
+}
+
+static void run_gets(core_proc *p)
+{
+    core_ctx *c = p->ctx;
+    for (size_t i = 0; i < c->ngets; i++) {
+        const core_getreq *g = &c->gets[i];
+        core_ctx *owner = c->group->e.members[g->pid];
+        const core_slot *s = &owner->reg.slots[g->slot];
+        core_check_get(p->pid, p->step, g, s->size);
+        if (g->size)
+            memcpy(g->dst, (const char *)s->addr + g->offset, g->size);
+        p->tr.bytes_in += g->size;
+        p->tr.msgs_in++;
+        core_tracer *ot = &owner->proc->tr;
+        if (p->tr.on)
+            core_trace_add_source(p, owner->proc->pid);
+        if (ot->on) {
+            atomic_fetch_add_explicit(&ot->served_bytes, g->size, memory_order_relaxed);
+            atomic_fetch_add_explicit(&ot->served_msgs, 1, memory_order_relaxed);
+        }
+    }
+}
+
+/* Pull everything addressed to p from every member, in source order. */
+static void pull_incoming(core_proc *p, unsigned parity)
+{
+    core_ctx *c = p->ctx;
+    for (int src = 0; src < c->nprocs; src++) {
+        const core_ctx *from = c->group->e.members[src];
+        const core_buf *b = &from->out[parity][c->pid];
+        if (!b->len)
+            continue;
+        if (p->tr.on)
+            core_trace_add_source(p, from->proc->pid);
+        core_apply_records(p, from->proc->pid, b->data, b->len);
+    }
+}
+
+void eng_exchange(core_proc *p, unsigned all, unsigned parity)
+{
+    core_ctx *c = p->ctx;
+    /* Past the first barrier nobody reads what oblivious supersteps left behind. */
+    unsigned at = all & CORE_AT_ANY;
+    thr_mailbox_release(c->e.mailbox);
+    if (all & (CORE_HAS_GET | CORE_HAS_REG)) {
+        run_gets(p);
+        eng_barrier(c, at, 0);
+    }
+    if (all & CORE_HAS_COMM)
+        pull_incoming(p, parity);
+    if (all & CORE_HAS_HP)
+        eng_barrier(c, at, 0);
+}
+
+void eng_superstep_done(core_ctx *c)
+{
+    atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
+}
+
+core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
+{
+    core_group *g = c->group;
+    if (c->pid == 0) {
+        g->e.nparts = nparts;
+        g->e.part_first = malloc(((size_t)nparts + 1) * sizeof *first);
+        g->e.parts = calloc((size_t)nparts, sizeof *g->e.parts);
+        if (!g->e.part_first || !g->e.parts)
+            core_fatal_oom("partition");
+        memcpy(g->e.part_first, first, ((size_t)nparts + 1) * sizeof *first);
+        for (int k = 0; k < nparts; k++) {
+            g->e.parts[k] = malloc(sizeof(core_group));
+            if (!g->e.parts[k] ||
+                core_group_init(g->e.parts[k], first[k + 1] - first[k], g->depth + 1))
+                core_fatal_oom("partition");
+        }
+    }
+    eng_barrier(c, CORE_AT_PARTITION, 0);
+    int agree = g->e.nparts == nparts;
+    for (int k = 0; agree && k <= nparts; k++)
+        agree = g->e.part_first[k] == first[k];
+    if (!agree)
+        core_fatal("bsp_partition", "arguments differ from process %d's (%d parts, sizes must match)",
+                   g->e.members[0]->proc->pid, g->e.nparts);
+    return g->e.parts[part];
+}
+
+/* Past the barrier every member has left its part's barriers for good, so
+ * member 0 may free the parts. */
+void eng_rejoin(core_ctx *c, core_ctx *sub)
+{
+    (void)sub;
+    eng_barrier(c, CORE_AT_REJOIN, 0);
+    core_group *g = c->group;
+    if (c->pid != 0)
+        return;
+    for (int k = 0; k < g->e.nparts; k++) {
+        core_group_free(g->e.parts[k]);
+        free(g->e.parts[k]);
+    }
+    free(g->e.parts);
+    free(g->e.part_first);
+    g->e.parts = NULL;
+    g->e.part_first = NULL;
+    g->e.nparts = 0;
+}
