@@ -89,8 +89,8 @@ void bsp_get_tag(bsp_size_t *status, void *tag)
     }
     const core_msg *m = &c->inq[c->inhead];
     *status = (bsp_size_t)m->size;
-    if (c->tagsize)
-        memcpy(tag, m->tag, c->tagsize);
+    if (m->tagsize)
+        memcpy(tag, m->tag, m->tagsize);
 }
 
 void bsp_move(void *payload, bsp_size_t reception_nbytes)

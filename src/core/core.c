@@ -214,7 +214,8 @@ void core_get(core_proc *p, const char *call, long long pid, const void *src, si
     int32_t slot = find_slot(c, call, "source", src);
     if (c->ngets == c->capgets)
         c->gets = grow_array(c->gets, &c->capgets, sizeof *c->gets, "get list");
-    c->gets[c->ngets++] = (core_getreq){dst, (uint32_t)pid, (uint32_t)slot, offset, n};
+    c->gets[c->ngets++] = (core_getreq){dst, (uint32_t)pid, (uint32_t)slot,
+                                        strcmp(call, "bsp_hpget") == 0, offset, n};
     c->flags |= CORE_HAS_GET;
 }
 
@@ -311,17 +312,18 @@ int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *min
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered)
 {
     if (g->offset > registered || g->size > registered - g->offset)
-        core_fatal_as(pid, step, "bsp_get",
+        core_fatal_as(pid, step, g->high_performance ? "bsp_hpget" : "bsp_get",
                       "offset %llu + size %llu exceeds the %zu bytes registered on process %u",
                       (unsigned long long)g->offset, (unsigned long long)g->size, registered,
                       g->pid);
 }
 
-static void add_message(core_ctx *c, const char *tag, const char *payload, size_t n)
+static void add_message(core_ctx *c, const char *tag, size_t tagsize, const char *payload,
+                        size_t n)
 {
     if (c->nin == c->capin)
         c->inq = grow_array(c->inq, &c->capin, sizeof *c->inq, "message queue");
-    c->inq[c->nin++] = (core_msg){tag, payload, n};
+    c->inq[c->nin++] = (core_msg){tag, payload, n, tagsize};
     c->inbytes += n;
 }
 
@@ -343,7 +345,7 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             size_t datalen;
             if (kind == CORE_REC_SEND) {
                 size_t ts = CORE_REC_SLOT(r);
-                add_message(c, data, data + ALIGN8(ts), r->size);
+                add_message(c, data, ts, data + ALIGN8(ts), r->size);
                 datalen = ALIGN8(ts) + r->size;
                 p->tr.bytes_in += ts;
             } else {

@@ -74,7 +74,8 @@ typedef struct core_rec {
 typedef struct core_getreq {
     void *dst;
     uint32_t pid;
-    uint32_t slot;
+    uint32_t slot : 31;
+    uint32_t high_performance : 1; /* bsp_hpget: named in reports */
     uint64_t offset;
     uint64_t size;
 } core_getreq;
@@ -83,6 +84,7 @@ typedef struct core_msg {
     const char *tag;
     const char *payload;
     size_t size;
+    size_t tagsize; /* as it was when the message was sent */
 } core_msg;
 
 typedef enum { CORE_REGOP_PUSH = 1, CORE_REGOP_POP = 2 } core_regop_kind;

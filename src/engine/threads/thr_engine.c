@@ -22,6 +22,7 @@ typedef struct thr_worker {
     pthread_t thread;
     core_proc *proc;
     void *altstack;
+    stack_t old_altstack; /* the thread's own (a sanitizer may have set one) */
 } thr_worker;
 
 static struct {
@@ -33,7 +34,8 @@ static struct {
     thr_worker *workers;
 } g;
 
-static _Thread_local int is_worker;
+static _Thread_local thr_worker *worker; /* NULL on the program's own thread */
+static _Thread_local int worker_begun;
 
 /* glibc passes argc and argv to constructors; main() needs them in the workers. */
 __attribute__((constructor)) static void capture_args(int argc, char **argv)
@@ -70,19 +72,21 @@ int eng_available(void)
     return cores > 0 ? (int)cores : 1;
 }
 
+/* The crash reporter needs a stack of its own to report a stack overflow. */
 static void *worker_main(void *arg)
 {
     thr_worker *w = arg;
     stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
+    sigaltstack(&ss, &w->old_altstack);
     core_self = w->proc;
-    is_worker = 1;
+    worker = w;
     if (g.spmd)
         g.spmd();
     else
         main(g.argc, g.argv);
     core_end(w->proc, CORE_END_RETURNED);
     core_self = NULL;
+    sigaltstack(&w->old_altstack, NULL);
     return NULL;
 }
 
@@ -97,8 +101,12 @@ static void *aligned_zalloc(size_t n)
 
 void eng_begin(long long nprocs)
 {
-    if (is_worker)
-        return; /* started by process 0; the section is already set up */
+    if (worker) { /* started by process 0; the section is already set up */
+        if (worker_begun)
+            core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
+        worker_begun = 1;
+        return;
+    }
     if (atomic_load(&g.state) == ENG_RUNNING)
         core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
     if (atomic_load(&g.state) == ENG_AFTER && !g.spmd)
@@ -148,8 +156,9 @@ void eng_end(void)
 {
     core_proc *p = core_self;
     core_end(p, CORE_END_CALLED);
-    if (is_worker) {
+    if (worker) {
         core_self = NULL;
+        sigaltstack(&worker->old_altstack, NULL);
         pthread_exit(NULL);
     }
     core_run *run = g.run;

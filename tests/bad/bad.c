@@ -1,0 +1,372 @@
+/* bad.c — one misuse of the BSPlib interface per run, chosen by name.
+ *
+ * Usage: bad CASE [ACTOR]. The run asks for 4 processes. Unless the case says
+ * otherwise, all processes complete two supersteps, then process ACTOR (default
+ * 1) commits the misuse in superstep 2 while the others go on to bsp_sync.
+ * tests/CMakeLists.txt holds the error line and exit status each case must
+ * produce. Should the library let a misuse pass, the run goes on to end
+ * normally with status 0, and the test fails.
+ * Builds in both dialects (bad_input_mc is compiled with POLYBSP_MCBSP);
+ * negative sizes and pids only exist in the classic one.
+ */
+#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { NPROCS = 4 };
+
+/* What the inside cases work with; buf has 64 bytes and is registered with 32
+   (8 on process 2), spare is registered with 8. */
+struct ctx {
+    int p;
+    char *buf, *spare, *fresh;
+    char src[16];
+    int local;
+};
+
+static int actor = 1;                   /* set by main, then only read */
+static bsp_pid_t begin_nprocs = NPROCS; /* likewise */
+
+static void put_pid(struct ctx *c) { bsp_put(7, c->src, c->buf, 0, 4); }
+static void hpput_pid(struct ctx *c) { bsp_hpput(7, c->src, c->buf, 0, 4); }
+static void get_pid(struct ctx *c) { bsp_get(7, c->buf, 0, &c->local, 4); }
+static void hpget_pid(struct ctx *c) { bsp_hpget(7, c->buf, 0, &c->local, 4); }
+static void send_pid(struct ctx *c) { bsp_send(7, c->src, c->src, 4); }
+
+static void put_unregistered(struct ctx *c) { bsp_put(2, c->src, &c->local, 0, 4); }
+static void hpput_unregistered(struct ctx *c) { bsp_hpput(2, c->src, &c->local, 0, 4); }
+static void get_unregistered(struct ctx *c) { bsp_get(2, &c->local, 0, c->src, 4); }
+static void hpget_unregistered(struct ctx *c) { bsp_hpget(2, &c->local, 0, c->src, 4); }
+
+/* Process 2 registered 8 bytes of buf, the caller 32: the remote size counts. */
+static void put_beyond(struct ctx *c) { bsp_put(2, c->src, c->buf, 8, 8); }
+static void hpput_beyond(struct ctx *c) { bsp_hpput(2, c->src, c->buf, 8, 8); }
+static void get_beyond(struct ctx *c) { bsp_get(2, c->buf, 8, c->src, 8); }
+static void hpget_beyond(struct ctx *c) { bsp_hpget(2, c->buf, 8, c->src, 8); }
+
+#ifndef POLYBSP_MCBSP
+static void put_pid_negative(struct ctx *c) { bsp_put(-1, c->src, c->buf, 0, 4); }
+static void get_pid_negative(struct ctx *c) { bsp_get(-1, c->buf, 0, c->src, 4); }
+static void send_pid_negative(struct ctx *c) { bsp_send(-1, c->src, c->src, 4); }
+static void put_negative_size(struct ctx *c) { bsp_put(2, c->src, c->buf, 0, -1); }
+static void put_negative_offset(struct ctx *c) { bsp_put(2, c->src, c->buf, -4, 4); }
+static void hpput_negative_size(struct ctx *c) { bsp_hpput(2, c->src, c->buf, 0, -1); }
+static void hpput_negative_offset(struct ctx *c) { bsp_hpput(2, c->src, c->buf, -4, 4); }
+static void get_negative_size(struct ctx *c) { bsp_get(2, c->buf, 0, c->src, -1); }
+static void get_negative_offset(struct ctx *c) { bsp_get(2, c->buf, -4, c->src, 4); }
+static void hpget_negative_size(struct ctx *c) { bsp_hpget(2, c->buf, 0, c->src, -1); }
+static void hpget_negative_offset(struct ctx *c) { bsp_hpget(2, c->buf, -4, c->src, 4); }
+static void push_reg_negative(struct ctx *c) { bsp_push_reg(c->fresh, -1); }
+static void send_negative(struct ctx *c) { bsp_send(2, c->src, c->src, -1); }
+static void set_tagsize_negative(struct ctx *c)
+{
+    (void)c;
+    int size = -1;
+    bsp_set_tagsize(&size);
+}
+#endif
+
+static void pop_unregistered(struct ctx *c) { bsp_pop_reg(&c->local); }
+static void move_empty(struct ctx *c) { bsp_move(c->src, 4); }
+static void begin_twice(struct ctx *c)
+{
+    (void)c;
+    bsp_begin(NPROCS);
+}
+static void abort_one(struct ctx *c)
+{
+    (void)c;
+    bsp_abort("stopped by %s %d", "case", 42);
+}
+static void segv(struct ctx *c)
+{
+    (void)c;
+    /* Both volatile: the compiler can neither see the null nor drop the store. */
+    volatile int *volatile nowhere = NULL;
+    *nowhere = 1;
+}
+static void exit3(struct ctx *c)
+{
+    (void)c;
+    exit(3);
+}
+static void exit0(struct ctx *c)
+{
+    (void)c;
+    exit(0);
+}
+
+/* Cases run by every process, not only by the actor. */
+
+/* Every process registers fresh in this superstep; the actor uses it at once. */
+static void put_new_reg(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    if (c->p == actor)
+        bsp_put(2, c->src, c->fresh, 0, 4);
+}
+static void hpput_new_reg(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    if (c->p == actor)
+        bsp_hpput(2, c->src, c->fresh, 0, 4);
+}
+static void get_new_reg(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    if (c->p == actor)
+        bsp_get(2, c->fresh, 0, c->src, 4);
+}
+static void hpget_new_reg(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    if (c->p == actor)
+        bsp_hpget(2, c->fresh, 0, c->src, 4);
+}
+
+/* Registered, popped, then used two supersteps later: the error is in superstep 4. */
+static void put_popped(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    bsp_sync();
+    bsp_pop_reg(c->fresh);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_put(2, c->src, c->fresh, 0, 4);
+}
+
+/* buf registered again with 64 bytes, used beyond the old size, popped; then the
+   old 8-byte registration of process 2 is in force again (superstep 4). */
+static void size_after_pop(struct ctx *c)
+{
+    bsp_push_reg(c->buf, 64);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_put(2, c->src, c->buf, 32, 8);
+    bsp_pop_reg(c->buf);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_put(2, c->src, c->buf, 8, 8);
+}
+
+#ifndef POLYBSP_MCBSP
+/* A message for everyone, so the queue is not empty when the actor moves (superstep 3). */
+static void move_negative(struct ctx *c)
+{
+    bsp_send(c->p, c->src, c->src, 4);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_move(c->src, -1);
+}
+#endif
+
+static void reg_count_more(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    if (c->p == actor)
+        bsp_push_reg(c->src, 8);
+}
+
+static void reg_count_fewer(struct ctx *c)
+{
+    if (c->p != actor)
+        bsp_push_reg(c->fresh, 8);
+}
+
+static void reg_order(struct ctx *c)
+{
+    if (c->p == actor) {
+        bsp_pop_reg(c->spare);
+        bsp_push_reg(c->fresh, 8);
+    } else {
+        bsp_push_reg(c->fresh, 8);
+        bsp_pop_reg(c->spare);
+    }
+}
+
+static void get_tag_empty(struct ctx *c)
+{
+    bsp_size_t status = 0;
+    void *tag = NULL, *payload = NULL;
+    bsp_get_tag(&status, c->src);
+    if (status != (bsp_size_t)-1)
+        bsp_abort("get_tag_empty: bsp_get_tag status %lld, expected -1", (long long)status);
+    bsp_size_t got = bsp_hpmove(&tag, &payload);
+    if (got != (bsp_size_t)-1)
+        bsp_abort("get_tag_empty: bsp_hpmove returned %lld, expected -1", (long long)got);
+}
+
+/* Cases run by main before bsp_init and spmd(), or after spmd() returned (no ctx). */
+static void call_pid(struct ctx *c)
+{
+    (void)c;
+    bsp_pid();
+}
+static void call_sync(struct ctx *c)
+{
+    (void)c;
+    bsp_sync();
+}
+static void call_put(struct ctx *c)
+{
+    (void)c;
+    int x = 0;
+    bsp_put(0, &x, &x, 0, sizeof x);
+}
+static void begin_zero(struct ctx *c)
+{
+    (void)c;
+    begin_nprocs = 0;
+}
+#ifndef POLYBSP_MCBSP
+static void begin_negative(struct ctx *c)
+{
+    (void)c;
+    begin_nprocs = -3;
+}
+#endif
+
+static void abort_all(struct ctx *c)
+{
+    (void)c;
+    bsp_abort("everyone stops");
+}
+
+/* BEFORE and AFTER cases run in main, outside the SPMD section; END_EARLY and
+   RETURN_EARLY have the actor leave the section while the others sync. */
+enum when { BEFORE, INSIDE_ACTOR, INSIDE_ALL, AFTER, END_EARLY, RETURN_EARLY };
+
+struct bad_case {
+    const char *name;
+    enum when when;
+    void (*run)(struct ctx *);
+};
+
+static const struct bad_case cases[] = {
+    {"put_pid", INSIDE_ACTOR, put_pid},
+    {"hpput_pid", INSIDE_ACTOR, hpput_pid},
+    {"get_pid", INSIDE_ACTOR, get_pid},
+    {"hpget_pid", INSIDE_ACTOR, hpget_pid},
+    {"send_pid", INSIDE_ACTOR, send_pid},
+    {"put_unregistered", INSIDE_ACTOR, put_unregistered},
+    {"hpput_unregistered", INSIDE_ACTOR, hpput_unregistered},
+    {"get_unregistered", INSIDE_ACTOR, get_unregistered},
+    {"hpget_unregistered", INSIDE_ACTOR, hpget_unregistered},
+    {"put_new_reg", INSIDE_ALL, put_new_reg},
+    {"hpput_new_reg", INSIDE_ALL, hpput_new_reg},
+    {"get_new_reg", INSIDE_ALL, get_new_reg},
+    {"hpget_new_reg", INSIDE_ALL, hpget_new_reg},
+    {"put_popped", INSIDE_ALL, put_popped},
+    {"put_beyond", INSIDE_ACTOR, put_beyond},
+    {"hpput_beyond", INSIDE_ACTOR, hpput_beyond},
+    {"get_beyond", INSIDE_ACTOR, get_beyond},
+    {"hpget_beyond", INSIDE_ACTOR, hpget_beyond},
+    {"size_after_pop", INSIDE_ALL, size_after_pop},
+#ifndef POLYBSP_MCBSP
+    {"put_pid_negative", INSIDE_ACTOR, put_pid_negative},
+    {"get_pid_negative", INSIDE_ACTOR, get_pid_negative},
+    {"send_pid_negative", INSIDE_ACTOR, send_pid_negative},
+    {"put_negative_size", INSIDE_ACTOR, put_negative_size},
+    {"put_negative_offset", INSIDE_ACTOR, put_negative_offset},
+    {"hpput_negative_size", INSIDE_ACTOR, hpput_negative_size},
+    {"hpput_negative_offset", INSIDE_ACTOR, hpput_negative_offset},
+    {"get_negative_size", INSIDE_ACTOR, get_negative_size},
+    {"get_negative_offset", INSIDE_ACTOR, get_negative_offset},
+    {"hpget_negative_size", INSIDE_ACTOR, hpget_negative_size},
+    {"hpget_negative_offset", INSIDE_ACTOR, hpget_negative_offset},
+    {"push_reg_negative", INSIDE_ACTOR, push_reg_negative},
+    {"send_negative", INSIDE_ACTOR, send_negative},
+    {"move_negative", INSIDE_ALL, move_negative},
+    {"set_tagsize_negative", INSIDE_ACTOR, set_tagsize_negative},
+    {"begin_negative", BEFORE, begin_negative},
+#endif
+    {"reg_count_more", INSIDE_ALL, reg_count_more},
+    {"reg_count_fewer", INSIDE_ALL, reg_count_fewer},
+    {"reg_order", INSIDE_ALL, reg_order},
+    {"pop_unregistered", INSIDE_ACTOR, pop_unregistered},
+    {"move_empty", INSIDE_ACTOR, move_empty},
+    {"get_tag_empty", INSIDE_ALL, get_tag_empty},
+    {"before_pid", BEFORE, call_pid},
+    {"before_sync", BEFORE, call_sync},
+    {"before_put", BEFORE, call_put},
+    {"after_pid", AFTER, call_pid},
+    {"after_sync", AFTER, call_sync},
+    {"begin_zero", BEFORE, begin_zero},
+    {"begin_twice", INSIDE_ACTOR, begin_twice},
+    {"end_early", END_EARLY, NULL},
+    {"return_early", RETURN_EARLY, NULL},
+    {"abort", INSIDE_ACTOR, abort_one},
+    {"abort_all", INSIDE_ALL, abort_all},
+    {"segv", INSIDE_ACTOR, segv},
+    {"exit3", INSIDE_ACTOR, exit3},
+    {"exit0", INSIDE_ACTOR, exit0},
+};
+
+static const struct bad_case *the_case; /* set by main, then only read */
+
+static void spmd(void)
+{
+    bsp_begin(begin_nprocs);
+    struct ctx c = {.p = (int)bsp_pid(), .local = 0};
+    memset(c.src, 0x5a, sizeof c.src);
+    c.buf = calloc(64, 1);
+    c.spare = calloc(8, 1);
+    c.fresh = calloc(8, 1);
+    if (!c.buf || !c.spare || !c.fresh)
+        bsp_abort("bad: out of memory");
+    bsp_push_reg(c.buf, c.p == 2 ? 8 : 32);
+    bsp_push_reg(c.spare, 8);
+    bsp_sync();
+    bsp_sync();
+
+    switch (the_case->when) {
+    case INSIDE_ACTOR:
+        if (c.p == actor)
+            the_case->run(&c);
+        break;
+    case INSIDE_ALL: the_case->run(&c); break;
+    case END_EARLY:
+        if (c.p == actor) {
+            bsp_end();
+            return;
+        }
+        break;
+    case RETURN_EARLY:
+        if (c.p == actor)
+            return;
+        break;
+    default: break;
+    }
+
+    bsp_sync();
+    free(c.fresh);
+    free(c.spare);
+    free(c.buf);
+    bsp_end(); /* processes other than 0 do not return from it */
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || argc > 3) {
+        fprintf(stderr, "usage: %s CASE [ACTOR]\n", argv[0]);
+        return 2;
+    }
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (!strcmp(argv[1], cases[i].name))
+            the_case = &cases[i];
+    if (!the_case) {
+        fprintf(stderr, "bad: unknown case %s\n", argv[1]);
+        return 2;
+    }
+    if (argc == 3)
+        actor = atoi(argv[2]);
+
+    if (the_case->when == BEFORE)
+        the_case->run(NULL);
+    bsp_init(spmd, argc, argv);
+    spmd();
+    if (the_case->when == AFTER)
+        the_case->run(NULL);
+    return 0;
+}
