@@ -9,6 +9,9 @@
 #           advance: ADDR (an address printed with %p) and ANYPID (a process
 #           number, where any process may be the one to report).
 # Exit status 0 when both match; 1 with a diagnostic otherwise.
+# With EXPECT_ERROR_MPI=1 (programs started by mpirun), only polybsp's own lines
+# count, each once: mpirun adds banners of its own, and an error found before
+# the ranks split (a call before bsp_begin) is printed by every rank.
 set -u
 
 want_status=$1
@@ -22,6 +25,10 @@ trap 'rm -f "$err"' EXIT HUP INT TERM
 # which must not land in the file under test.
 ("$@" 2>"$err")
 status=$?
+if [ "${EXPECT_ERROR_MPI:-0}" = 1 ]; then
+  grep '^polybsp:' "$err" | awk '!seen[$0]++' >"$err.mpi"
+  mv "$err.mpi" "$err"
+fi
 
 fail=0
 case $want_status in

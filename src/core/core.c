@@ -373,7 +373,7 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
                     core_copy_small(to, from, r->size);
                 else
                     memcpy(to, from, r->size);
-                datalen = kind == CORE_REC_PUT ? r->size : sizeof from;
+                datalen = kind == CORE_REC_HPPUT ? sizeof from : r->size;
             }
             p->tr.bytes_in += r->size;
             p->tr.msgs_in++;

@@ -53,7 +53,14 @@ enum {
     CORE_HAS_COLL = 1u << 8, /* a collective starts: check every member started it */
 };
 
-typedef enum { CORE_REC_PUT = 1, CORE_REC_HPPUT = 2, CORE_REC_SEND = 3 } core_rec_kind;
+/* CORE_REC_HPPUT carries a pointer to the source; an engine that must move the
+ * data turns it into CORE_REC_HPPUT_DATA, laid out as a put. */
+typedef enum {
+    CORE_REC_PUT = 1,
+    CORE_REC_HPPUT = 2,
+    CORE_REC_SEND = 3,
+    CORE_REC_HPPUT_DATA = 4
+} core_rec_kind;
 
 /* Header of one outgoing record; data (padded to 8 bytes) follows it. Sixteen
  * bytes keep an 8-byte put at 24 bytes of traffic; puts of 4 GiB or more are

@@ -3,6 +3,7 @@
 #include "core/core_error.h"
 
 #include "core/core.h"
+#include "engine/engine.h"
 
 #include <signal.h>
 #include <stdatomic.h>
@@ -38,7 +39,7 @@ void core_vfatal_as(long pid, unsigned long step, const char *call, const char *
     fflush(stderr);
     if (core_self)
         core_trace_write(core_self->run, "aborted", line);
-    _exit(1);
+    eng_abort(1);
 }
 
 void core_fatal_as(long pid, unsigned long step, const char *call, const char *fmt, ...)

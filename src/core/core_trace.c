@@ -196,31 +196,30 @@ static void write_json_text(FILE *f, const char *s)
     }
 }
 
-int core_trace_write(core_run *run, const char *how, const char *reason)
+void core_trace_write_header(FILE *f, const core_run *run)
 {
-    if (!run->traced || !run->trace_path)
-        return 0;
-    FILE *f = fopen(run->trace_path, "w");
-    if (!f) {
-        fprintf(stderr, "polybsp: cannot write the trace %s\n", run->trace_path);
-        return -1;
-    }
     fprintf(f,
-            "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"threads\","
+            "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"%s\","
             "\"program\":\"",
-            run->nprocs);
+            run->nprocs, eng_name());
     write_json_text(f, run->program ? run->program : "");
     fprintf(f, "\"}\n");
-    for (int pid = 0; pid < run->nprocs; pid++) {
-        const core_tracer *t = &run->procs[pid]->tr;
-        size_t n = atomic_load_explicit(&t->published, memory_order_acquire);
-        const core_trace_block *b = t->head;
-        for (size_t i = 0; i < n; i++) {
-            write_record(f, pid, &b->recs[i % CORE_TRACE_BLOCK]);
-            if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
-                b = b->next;
-        }
+}
+
+void core_trace_write_records(FILE *f, const core_proc *p)
+{
+    const core_tracer *t = &p->tr;
+    size_t n = atomic_load_explicit(&t->published, memory_order_acquire);
+    const core_trace_block *b = t->head;
+    for (size_t i = 0; i < n; i++) {
+        write_record(f, p->pid, &b->recs[i % CORE_TRACE_BLOCK]);
+        if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
+            b = b->next;
     }
+}
+
+void core_trace_write_end(FILE *f, const char *how, const char *reason)
+{
     fprintf(f, "{\"end\":\"%s\"", how);
     if (reason) {
         fprintf(f, ",\"reason\":\"");
@@ -228,5 +227,27 @@ int core_trace_write(core_run *run, const char *how, const char *reason)
         fprintf(f, "\"");
     }
     fprintf(f, "}\n");
+}
+
+FILE *core_trace_open(const core_run *run)
+{
+    FILE *f = fopen(run->trace_path, "w");
+    if (!f)
+        fprintf(stderr, "polybsp: cannot write the trace %s\n", run->trace_path);
+    return f;
+}
+
+int core_trace_write(core_run *run, const char *how, const char *reason)
+{
+    if (!run->traced || !run->trace_path)
+        return 0;
+    FILE *f = core_trace_open(run);
+    if (!f)
+        return -1;
+    core_trace_write_header(f, run);
+    for (int pid = 0; pid < run->nprocs; pid++)
+        if (run->procs[pid]) /* an MPI rank holds only its own process */
+            core_trace_write_records(f, run->procs[pid]);
+    core_trace_write_end(f, how, reason);
     return fclose(f) ? -1 : 0;
 }

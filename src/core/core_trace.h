@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define CORE_TRACE_BLOCK 256
 
@@ -87,5 +88,10 @@ void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
  * line {"end": how} (how = "complete" or "aborted"; reason may be NULL).
  * Does nothing when no process of the run traced. Returns 0 or -1. */
 int core_trace_write(struct core_run *run, const char *how, const char *reason);
+/* The pieces, for engines that gather records from elsewhere first. */
+FILE *core_trace_open(const struct core_run *run);
+void core_trace_write_header(FILE *f, const struct core_run *run);
+void core_trace_write_records(FILE *f, const struct core_proc *p);
+void core_trace_write_end(FILE *f, const char *how, const char *reason);
 
 #endif

@@ -40,6 +40,23 @@ int cost_jfail_line(cost_jctx *c, const char *format, ...)
     return -1;
 }
 
+int cost_jfail_syntax(cost_jctx *c, const json_error_t *je)
+{
+    char text[4 * JSON_ERROR_TEXT_LENGTH];
+    size_t n = 0;
+    for (const char *p = je->text; *p != '\0' && n + 5 < sizeof text; p++) {
+        unsigned char b = (unsigned char)*p;
+        if (b == '\n')
+            n += (size_t)snprintf(text + n, sizeof text - n, "\\n");
+        else if (b < 0x20 || b == 0x7f)
+            n += (size_t)snprintf(text + n, sizeof text - n, "\\x%02x", b);
+        else
+            text[n++] = (char)b;
+    }
+    text[n] = '\0';
+    return cost_jfail_line(c, "invalid JSON at column %d: %s", je->column, text);
+}
+
 json_t *cost_jget(cost_jctx *c, const json_t *obj, const char *key, const char *expected)
 {
     json_t *v = json_object_get(obj, key);

@@ -35,6 +35,10 @@ int cost_jint(cost_jctx *c, const json_t *obj, const char *key, long long lo, lo
               long long *out);
 /* A string that fits in cap bytes with its terminating NUL. */
 int cost_jstr(cost_jctx *c, const json_t *obj, const char *key, char *dst, size_t cap);
+/* Writes "WHERE: invalid JSON at column C: TEXT" for a parse error; returns -1.
+ * The parser quotes the input near the error, which may hold a newline or other
+ * control bytes: they are shown as \n or \xNN so the message stays one line. */
+int cost_jfail_syntax(cost_jctx *c, const json_error_t *je);
 /* What a number with bound b is described as in errors: "a number >= 0" etc. */
 const char *cost_jbound_text(cost_bound b);
 /* Whether v is a number within bound b (JSON numbers are always finite). */

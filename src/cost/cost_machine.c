@@ -25,17 +25,15 @@ const char *cost_pattern_name(cost_pattern p)
 
 /* ---- reading ---- */
 
-/* Descends into member key of obj: the member (NULL when absent and optional, or
- * after reporting it) and the field-name prefix extended by "key.". */
-static const json_t *enter(cost_jctx *c, const json_t *obj, const char *key, int required,
-                           const char *want, int *failed)
+/* Descends into the optional object member key of obj: returns it and extends
+ * the field-name prefix by "key.", or returns NULL when it is absent, or when it
+ * is not an object after reporting that and setting *failed. */
+static const json_t *enter(cost_jctx *c, const json_t *obj, const char *key, const char *want,
+                           int *failed)
 {
     const json_t *v = json_object_get(obj, key);
-    if (v == NULL) {
-        if (required)
-            *failed = cost_jfail(c, key, "missing (expected %s)", want);
+    if (v == NULL)
         return NULL;
-    }
     if (!json_is_object(v)) {
         *failed = cost_jfail(c, key, "expected %s", want);
         return NULL;
@@ -105,11 +103,11 @@ static int read_patterns(cost_jctx *c, const json_t *root, cost_machine *m)
     static const char *const prims[2] = {"put", "hpput"};
     cost_pattern_fit *fits[2] = {m->put, m->hpput};
     int failed = 0;
-    const json_t *pats = enter(c, root, "patterns", 0, "an object", &failed);
+    const json_t *pats = enter(c, root, "patterns", "an object", &failed);
     if (pats == NULL)
         return failed;
     for (int k = 0; k < 2; k++) {
-        const json_t *prim = enter(c, pats, prims[k], 0, "an object", &failed);
+        const json_t *prim = enter(c, pats, prims[k], "an object", &failed);
         if (prim == NULL) {
             if (failed)
                 return -1;
@@ -117,8 +115,7 @@ static int read_patterns(cost_jctx *c, const json_t *root, cost_machine *m)
         }
         for (int i = 0; i < COST_NPATTERNS; i++) {
             const json_t *pat =
-                enter(c, prim, pattern_names[i], 0, "an object with g, L, h, time, maxerr",
-                      &failed);
+                enter(c, prim, pattern_names[i], "an object with g, L, h, time, maxerr", &failed);
             if (pat == NULL) {
                 if (failed)
                     return -1;
@@ -186,7 +183,7 @@ static int read_section(cost_jctx *c, const json_t *root, const char *key, const
                         int count)
 {
     int failed = 0;
-    const json_t *s = enter(c, root, key, 0, want, &failed);
+    const json_t *s = enter(c, root, key, want, &failed);
     if (s == NULL)
         return failed;
     for (int i = 0; i < count; i++)
@@ -238,7 +235,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
         return -1;
 
     int failed = 0;
-    const json_t *t11 = enter(c, root, "table11", 0, "an object with h, averr, maxerr", &failed);
+    const json_t *t11 = enter(c, root, "table11", "an object with h, averr, maxerr", &failed);
     if (failed)
         return -1;
     if (t11 != NULL) {
@@ -280,7 +277,7 @@ static int parse_machine(json_t *root, const json_error_t *je, const char *name,
         c.where = where;
         if (json_error_code(je) == json_error_premature_end_of_input)
             return cost_jfail_line(&c, "truncated file (the JSON object is not closed)");
-        return cost_jfail_line(&c, "invalid JSON at column %d: %s", je->column, je->text);
+        return cost_jfail_syntax(&c, je);
     }
     int rc = json_is_object(root) ? read_machine(&c, root, m)
                                   : cost_jfail_line(&c, "expected a JSON object");
@@ -409,8 +406,8 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
     for (int i = 0; i < 3; i++) {
         fprintf(f, ",\n  \"%s\": ", names[i]);
         if (cost_jput_str(f, values[i], caps[i]) < 0) {
-            snprintf(err, errlen, "%s: field '%s': expected a UTF-8 string (nothing written)",
-                     path, names[i]);
+            snprintf(err, errlen, "%s: field '%s': expected a UTF-8 string (nothing written)", path,
+                     names[i]);
             return -1;
         }
     }

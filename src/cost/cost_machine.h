@@ -28,31 +28,31 @@ typedef enum {
 
 /* One pattern's fit for one primitive (put or hpput): tables Π.1 and Π.2. */
 typedef struct cost_pattern_fit {
-    int measured;                    /* 0 when probe skipped this pattern */
-    double g, L;                     /* seconds per byte, seconds */
+    int measured; /* 0 when probe skipped this pattern */
+    double g, L;  /* seconds per byte, seconds */
     size_t nsizes;
-    double h[COST_MAX_SIZES];        /* h-relation sizes in bytes */
-    double time[COST_MAX_SIZES];     /* median time at the largest P measured */
-    double maxerr[COST_MAX_SIZES];   /* the paper's MaxErr over the P values, percent */
+    double h[COST_MAX_SIZES];      /* h-relation sizes in bytes */
+    double time[COST_MAX_SIZES];   /* median time at the largest P measured */
+    double maxerr[COST_MAX_SIZES]; /* the paper's MaxErr over the P values, percent */
 } cost_pattern_fit;
 
 typedef struct cost_machine {
     int version;
     char host[128];
     char engine[32];
-    char date[32];                   /* ISO 8601 */
+    char date[32]; /* ISO 8601 */
     int cores;
     size_t nprocs;
-    int procs[COST_MAX_PROCS];       /* the P values measured */
-    int oversubscribed;              /* 1 when some P exceeded the cores */
-    int h_sum;                       /* 1: h = in + out; 0: h = max(in, out) */
-    double g, L;                     /* overall BSP fit (table 12) */
+    int procs[COST_MAX_PROCS]; /* the P values measured */
+    int oversubscribed;        /* 1 when some P exceeded the cores */
+    int h_sum;                 /* 1: h = in + out; 0: h = max(in, out) */
+    double g, L;               /* overall BSP fit (table 12) */
     cost_pattern_fit put[COST_NPATTERNS], hpput[COST_NPATTERNS];
-    size_t nsizes;                   /* table 11 */
+    size_t nsizes; /* table 11 */
     double t11_h[COST_MAX_SIZES], t11_averr[COST_MAX_SIZES], t11_maxerr[COST_MAX_SIZES];
-    double gstar, B;                 /* BSP*: seconds per byte, critical block size in bytes */
-    double rate;                     /* local operations per second */
-    double spread;                   /* median relative spread of the timings, percent */
+    double gstar, B; /* BSP*: seconds per byte, critical block size in bytes */
+    double rate;     /* local operations per second */
+    double spread;   /* median relative spread of the timings, percent */
 } cost_machine;
 
 const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */

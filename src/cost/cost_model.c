@@ -64,8 +64,8 @@ static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_m
             bytes = fmax(bytes, combine(r->bytes_in, r->bytes_out, m->h_sum));
             msgs = fmax(msgs, combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
-        double step = k == COST_BSP ? w + m->g * bytes + m->L
-                                    : w + m->gstar * (bytes + msgs * m->B) + m->L;
+        double step =
+            k == COST_BSP ? w + m->g * bytes + m->L : w + m->gstar * (bytes + msgs * m->B) + m->L;
         if (per_step != NULL)
             per_step[s] = step;
         total += step;

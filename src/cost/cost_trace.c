@@ -121,8 +121,8 @@ static int read_end(reader *rd, const json_t *obj)
 static int read_from(cost_jctx *c, const json_t *obj, cost_rec *r, int nprocs)
 {
     char want[128];
-    snprintf(want, sizeof want,
-             "an ascending array of distinct pids in [0,%d] other than %d", nprocs - 1, r->pid);
+    snprintf(want, sizeof want, "an ascending array of distinct pids in [0,%d] other than %d",
+             nprocs - 1, r->pid);
     json_t *a = cost_jget(c, obj, "from", want);
     if (a == NULL)
         return -1;
@@ -167,8 +167,7 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     json_t *v = cost_jget(&c, obj, "kind", want_kind);
     if (v == NULL)
         return -1;
-    if (!json_is_string(v) || json_string_length(v) == 0 ||
-        json_string_length(v) >= sizeof r->kind)
+    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= sizeof r->kind)
         return cost_jfail(&c, "kind", "expected %s", want_kind);
     memcpy(r->kind, json_string_value(v), json_string_length(v) + 1);
 
@@ -235,7 +234,7 @@ static int read_line(reader *rd, const char *text, size_t len)
          * rather than quoting the parser, since that is the likely cause. */
         if (json_error_code(&je) == json_error_premature_end_of_input)
             return cost_jfail_line(&c, "truncated line (the JSON object is not closed)");
-        return cost_jfail_line(&c, "invalid JSON at column %d: %s", je.column, je.text);
+        return cost_jfail_syntax(&c, &je);
     }
     int rc;
     if (!json_is_object(obj))
@@ -333,8 +332,9 @@ int cost_trace_read_stream(FILE *f, const char *name, cost_trace *t, char *err, 
     }
     free(buf);
     if (rc == 0 && ferror(f)) {
-        cost_jctx c = ctx_for(&rd);
-        rc = cost_jfail_line(&c, "cannot read: %s", strerror(errno));
+        /* Not a defect of any line (a directory, an I/O error): no line number. */
+        snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
+        rc = -1;
     }
     if (rc == 0 && rd.line == 0) {
         rd.line = 1;

@@ -17,12 +17,12 @@
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32];   /* "normal", "oblivious", "division", or a collective name */
-    int level;       /* D-BSP cluster level: 0 = the whole machine */
-    double w;        /* seconds of local work before the sync */
-    double ops;      /* declared operations, or a negative value when not declared */
+    char kind[32]; /* "normal", "oblivious", "division", or a collective name */
+    int level;     /* D-BSP cluster level: 0 = the whole machine */
+    double w;      /* seconds of local work before the sync */
+    double ops;    /* declared operations, or a negative value when not declared */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
-    int *from;       /* pids it received from this superstep (not itself), ascending */
+    int *from; /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */
 } cost_rec;
@@ -33,11 +33,11 @@ typedef struct cost_trace {
     char engine[32];
     char program[256];
     unsigned long first_step; /* > 0 when tracing started mid-run */
-    unsigned long nsteps; /* every process has records for steps first_step.. +nsteps-1 */
-    unsigned long dropped; /* later steps that only some processes recorded (or after a gap) */
-    int complete;         /* 1: the file ends with {"end":"complete"} */
-    char reason[256];     /* the "reason" of {"end":"aborted"}, else empty */
-    cost_rec *recs;       /* nsteps * nprocs */
+    unsigned long nsteps;     /* every process has records for steps first_step.. +nsteps-1 */
+    unsigned long dropped;    /* later steps that only some processes recorded (or after a gap) */
+    int complete;             /* 1: the file ends with {"end":"complete"} */
+    char reason[256];         /* the "reason" of {"end":"aborted"}, else empty */
+    cost_rec *recs;           /* nsteps * nprocs */
 } cost_trace;
 
 static inline cost_rec *cost_trace_rec(const cost_trace *t, unsigned long index, int pid)

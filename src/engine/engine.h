@@ -29,6 +29,8 @@ struct core_group;
 typedef enum { ENG_BEFORE = 0, ENG_RUNNING = 1, ENG_AFTER = 2 } eng_state;
 
 const char *eng_name(void);
+/* Ends the whole run now with this exit status (every process, every rank). */
+void eng_abort(int status) __attribute__((noreturn));
 void eng_init(void (*spmd)(void), int argc, char **argv);
 void eng_begin(long long nprocs);
 void eng_end(void);

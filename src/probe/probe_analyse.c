@@ -140,16 +140,15 @@ static int bspstar(const probe_data *d, int op, probe_summary *s)
         for (size_t p = 0; p < d->nprocs && rc == 0; p++) {
             const probe_cell *cell = &d->cells[c];
             long bytes, msgs;
-            rc = probe_relation(cell->pattern, d->procs[p], cell->h, cell->split, op, &bytes,
-                                &msgs);
+            rc =
+                probe_relation(cell->pattern, d->procs[p], cell->h, cell->split, op, &bytes, &msgs);
             x1[n] = (double)bytes;
             x2[n] = (double)msgs;
             y[n++] = median_at(d, p, c);
         }
     double L, gstar, gB;
     s->bspstar_cells = d->ncells - first;
-    s->bspstar_fitted =
-        rc == 0 && cost_fit_plane(x1, x2, y, n, &L, &gstar, &gB) == 0 && gstar > 0;
+    s->bspstar_fitted = rc == 0 && cost_fit_plane(x1, x2, y, n, &L, &gstar, &gB) == 0 && gstar > 0;
     /* A plane the noise tilted gives no usable g*; the BSP* model then falls back
      * to plain BSP (B = 0), which is what BSP* says of a machine without a block size. */
     s->m.gstar = s->bspstar_fitted ? gstar : s->m.g;

@@ -45,8 +45,8 @@ typedef struct probe_data {
 
 /* One primitive's tables 11 and 12. */
 typedef struct probe_overall {
-    double g, L;           /* under the operator kept */
-    double residual[2];    /* mean |T_average − fit| / T_average, percent: [0] @ = max, [1] @ = sum */
+    double g, L;        /* under the operator kept */
+    double residual[2]; /* mean |T_average − fit| / T_average, percent: [0] @ = max, [1] @ = sum */
     double averr[COST_MAX_SIZES], maxerr[COST_MAX_SIZES];
 } probe_overall;
 

@@ -47,9 +47,9 @@ typedef struct probe_job {
      * turns slower than the pilot said. */
     size_t nprotected;
     double deadline;
-    double *samples;  /* out: the samples of batch 0, then of batch 1, ... (sum of reps) */
-    double *wall;     /* out: per batch, its seconds on process 0, gather included */
-    size_t done;      /* out: the batches that ran */
+    double *samples;         /* out: the samples of batch 0, then of batch 1, ... (sum of reps) */
+    double *wall;            /* out: per batch, its seconds on process 0, gather included */
+    size_t done;             /* out: the batches that ran */
     void (*tick)(void *ctx); /* called by process 0 after each batch, or NULL */
     void *ctx;
 } probe_job;

@@ -56,8 +56,7 @@ size_t probe_messages(cost_pattern pattern, int P, int pid, long h, int split, p
     return n;
 }
 
-int probe_relation(cost_pattern pattern, int P, long h, int split, int sum, long *bytes,
-                   long *msgs)
+int probe_relation(cost_pattern pattern, int P, long h, int split, int sum, long *bytes, long *msgs)
 {
     probe_msg *m = malloc(probe_max_messages(P, split) * sizeof *m + 1);
     long *count = calloc(4 * (size_t)P, sizeof *count); /* bytes out, in; messages out, in */

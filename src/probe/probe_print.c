@@ -7,6 +7,7 @@
  */
 #include "probe/probe_analyse.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 static const char *const long_name[COST_NPATTERNS] = {"Exchange", "PingPong", "OneToAll",
@@ -14,85 +15,124 @@ static const char *const long_name[COST_NPATTERNS] = {"Exchange", "PingPong", "O
 static const char *const short_name[COST_NPATTERNS] = {"E", "PP", "OA", "AO", "AA"};
 static const char *const prim_name[PROBE_NPRIMS] = {"bsp_put", "bsp_hpput"};
 
-static void print_procs(FILE *f, const probe_data *d)
+/* A table row is assembled in columns of fixed width, then printed without the
+ * padding its last column leaves at the end. */
+typedef struct row {
+    char text[512];
+    size_t n;
+} row;
+
+static void add(row *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
+static void add(row *r, const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(r->text + r->n, sizeof r->text - r->n, format, ap);
+    va_end(ap);
+    if (n > 0)
+        r->n = r->n + (size_t)n < sizeof r->text ? r->n + (size_t)n : sizeof r->text - 1;
+}
+
+static void end_row(FILE *f, row *r)
+{
+    while (r->n > 0 && r->text[r->n - 1] == ' ')
+        r->n--;
+    fprintf(f, "%.*s\n", (int)r->n, r->text);
+    r->n = 0;
+}
+
+static void add_procs(row *r, const probe_data *d)
 {
     for (size_t p = 0; p < d->nprocs; p++)
-        fprintf(f, "%s%d", p ? ", " : "", d->procs[p]);
+        add(r, "%s%d", p ? ", " : "", d->procs[p]);
 }
 
 static void pattern_tables(FILE *f, const probe_data *d, const probe_summary *s, int pat)
 {
     const cost_pattern_fit *fit[PROBE_NPRIMS] = {&s->m.put[pat], &s->m.hpput[pat]};
+    int top = d->procs[d->nprocs - 1];
+    row r = {.n = 0};
     fprintf(f, "Table %s.1  The %s pattern\n", short_name[pat], long_name[pat]);
-    fprintf(f, "  Time: median seconds at P = %d; MaxErr: percent, over P in {",
-            d->procs[d->nprocs - 1]);
-    print_procs(f, d);
-    fprintf(f, "}; Spread: interquartile range / median at P = %d, percent\n\n",
-            d->procs[d->nprocs - 1]);
-    fprintf(f, "%-12s", long_name[pat]);
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-31s", prim_name[prim]);
-    fprintf(f, "\n%-12s", "h-relation");
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-11s %8s %8s   ", "Time", "MaxErr", "Spread");
+    add(&r, "  Time: median seconds at P = %d; MaxErr: %%, over P in {", top);
+    add_procs(&r, d);
+    add(&r, "}; Spread: IQR / median at P = %d, %%", top);
+    end_row(f, &r);
     fprintf(f, "\n");
+    add(&r, "%-12s", long_name[pat]);
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        add(&r, "  %-28s", prim_name[prim]);
+    end_row(f, &r);
+    add(&r, "%-12s", "h-relation");
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        add(&r, "  %-11s %8s %8s", "Time", "MaxErr", "Spread");
+    end_row(f, &r);
     for (size_t k = 0; k < d->nsizes; k++) {
-        fprintf(f, "%-12.0f", fit[0]->h[k]);
+        add(&r, "%-12.0f", fit[0]->h[k]);
         for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            fprintf(f, "  %-11.3E %8.2f %8.2f   ", fit[prim]->time[k], fit[prim]->maxerr[k],
-                    s->spread[prim][pat][k]);
-        fprintf(f, "\n");
+            add(&r, "  %-11.3E %8.2f %8.2f", fit[prim]->time[k], fit[prim]->maxerr[k],
+                s->spread[prim][pat][k]);
+        end_row(f, &r);
     }
     fprintf(f, "\nTable %s.2  Values of g_%s and L_%s (seconds per byte, seconds)\n\n",
             short_name[pat], short_name[pat], short_name[pat]);
-    fprintf(f, "%-12s", "");
+    add(&r, "%-12s", "");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14s", prim_name[prim]);
-    fprintf(f, "\nL_%-10s", short_name[pat]);
+        add(&r, "  %-14s", prim_name[prim]);
+    end_row(f, &r);
+    add(&r, "L_%-10s", short_name[pat]);
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14.4E", fit[prim]->L);
-    fprintf(f, "\ng_%-10s", short_name[pat]);
+        add(&r, "  %-14.4E", fit[prim]->L);
+    end_row(f, &r);
+    add(&r, "g_%-10s", short_name[pat]);
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14.4E", fit[prim]->g);
-    fprintf(f, "\n\n");
+        add(&r, "  %-14.4E", fit[prim]->g);
+    end_row(f, &r);
+    fprintf(f, "\n");
 }
 
 static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
 {
-    const char *op = s->m.h_sum ? "sum" : "max";
-    fprintf(f, "Table 11  AvErr and MaxErr across the five patterns, percent (against table 12)\n");
+    row r = {.n = 0};
+    fprintf(f, "Table 11  AvErr and MaxErr across the five patterns, %% (against table 12)\n");
     if (!s->m.h_sum)
         fprintf(f, "  rows give h with @ = sum; each pattern is compared at its h with @ = max\n");
-    fprintf(f, "\n%-12s", "");
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-19s", prim_name[prim]);
-    fprintf(f, "\n%-12s", "h-relation");
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %8s %8s   ", "AvErr", "MaxErr");
     fprintf(f, "\n");
+    add(&r, "%-12s", "");
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        add(&r, "  %-17s", prim_name[prim]);
+    end_row(f, &r);
+    add(&r, "%-12s", "h-relation");
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        add(&r, "  %-8s %-8s", "AvErr", "MaxErr");
+    end_row(f, &r);
     for (size_t k = 0; k < d->nsizes; k++) {
-        fprintf(f, "%-12ld", d->sizes[k]);
+        add(&r, "%-12ld", d->sizes[k]);
         for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            fprintf(f, "  %8.2f %8.2f   ", s->overall[prim].averr[k], s->overall[prim].maxerr[k]);
-        fprintf(f, "\n");
+            add(&r, "  %-8.2f %-8.2f", s->overall[prim].averr[k], s->overall[prim].maxerr[k]);
+        end_row(f, &r);
     }
-    fprintf(f, "\nTable 12  The values of g and L (least squares of T_average(h), @ = %s)\n\n", op);
-    fprintf(f, "%-26s", "");
+    fprintf(f, "\nTable 12  The values of g and L (least squares of T_average(h), @ = %s)\n\n",
+            s->m.h_sum ? "sum" : "max");
+    add(&r, "%-22s", "");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14s", prim_name[prim]);
-    fprintf(f, "\n%-26s", "L");
+        add(&r, "  %-14s", prim_name[prim]);
+    end_row(f, &r);
+    add(&r, "%-22s", "L");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14.4E", s->overall[prim].L);
-    fprintf(f, "\n%-26s", "g");
+        add(&r, "  %-14.4E", s->overall[prim].L);
+    end_row(f, &r);
+    add(&r, "%-22s", "g");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        fprintf(f, "  %-14.4E", s->overall[prim].g);
-    static const char *const label[2] = {"residual, @ = max (%)", "residual, @ = sum (%)"};
+        add(&r, "  %-14.4E", s->overall[prim].g);
+    end_row(f, &r);
+    static const char *const label[2] = {"residual, @ = max, %", "residual, @ = sum, %"};
     for (int o = 1; o >= 0; o--) {
-        fprintf(f, "\n%-26s", label[o]);
+        add(&r, "%-22s", label[o]);
         for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            fprintf(f, "  %-14.2f", s->overall[prim].residual[o]);
+            add(&r, "  %-14.2f", s->overall[prim].residual[o]);
+        end_row(f, &r);
     }
-    fprintf(f, "\n\n");
+    fprintf(f, "\n");
 }
 
 void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
@@ -101,15 +141,21 @@ void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
         pattern_tables(f, d, s, pat);
     overall_tables(f, d, s);
     const cost_machine *m = &s->m;
-    fprintf(f, "h operator  @ = %s (the lower bsp_put residual of table 12); the machine file\n"
-               "            keeps bsp_put's g and L, and both primitives' patterns\n",
+    fprintf(f,
+            "h operator  @ = %s (the lower bsp_put residual of table 12); the machine file\n"
+            "            keeps bsp_put's g and L, and both primitives' patterns\n",
             m->h_sum ? "sum" : "max");
+    int most = 1;
+    for (size_t c = d->ncells - s->bspstar_cells; c < d->ncells; c++)
+        most = d->cells[c].split > most ? d->cells[c].split : most;
     if (s->bspstar_fitted)
-        fprintf(f, "BSP*        g* = %.4E s/byte, B = %.0f bytes (plane over %zu cells of 1 to many "
-                   "messages per pair)\n",
-                m->gstar, m->B, s->bspstar_cells);
+        fprintf(f,
+                "BSP*        g* = %.4E s/byte, B = %.0f bytes (plane over %zu Exchange cells,\n"
+                "            each byte count sent as 1 to %d messages)\n",
+                m->gstar, m->B, s->bspstar_cells, most);
     else
-        fprintf(f, "BSP*        no usable plane over %zu cells (timings too noisy); g* = g, B = 0\n",
+        fprintf(f,
+                "BSP*        no usable plane over %zu cells (timings too noisy); g* = g, B = 0\n",
                 s->bspstar_cells);
     fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, mean over the processes)\n",
             m->rate);

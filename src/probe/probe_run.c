@@ -16,7 +16,9 @@
 
 const long probe_default_sizes[] = {8, 64, 512, 6720, 26880, 107520, 430080, 1720320};
 const size_t probe_default_nsizes = sizeof probe_default_sizes / sizeof probe_default_sizes[0];
-const long probe_quick_sizes[] = {64, 6720, 107520};
+/* Few sizes, but far apart: the slope must show even on a machine busy with other
+ * work, where every superstep may wait a scheduler time slice. */
+const long probe_quick_sizes[] = {64, 1720320, 6881280};
 const size_t probe_quick_nsizes = sizeof probe_quick_sizes / sizeof probe_quick_sizes[0];
 
 /* How hard to look. The paper ran 500 experiments per cell, hence the full run's cap. */
@@ -28,8 +30,24 @@ typedef struct tuning {
     int star_splits[6];  /* ... as this many messages */
 } tuning;
 
-static const tuning full = {2, 5, 500, 5, 1.0, 3, 6, {4096, 65536, 1048576}, {1, 4, 16, 64, 256, 1024}};
-static const tuning quick = {1, 3, 15, 2, 0.05, 2, 3, {4096, 65536}, {1, 16, 256}};
+static const tuning full = {.pilot_reps = 4,
+                            .min_reps = 5,
+                            .max_reps = 500,
+                            .rounds = 5,
+                            .rate_seconds = 1.0,
+                            .nstar_totals = 3,
+                            .nstar_splits = 6,
+                            .star_totals = {4096, 65536, 1048576},
+                            .star_splits = {1, 4, 16, 64, 256, 1024}};
+static const tuning quick = {.pilot_reps = 2,
+                             .min_reps = 5,
+                             .max_reps = 41,
+                             .rounds = 2,
+                             .rate_seconds = 0.05,
+                             .nstar_totals = 2,
+                             .nstar_splits = 3,
+                             .star_totals = {4096, 1048576},
+                             .star_splits = {1, 16, 256}};
 
 typedef struct run {
     const probe_options *o;
@@ -81,8 +99,8 @@ static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *c
                 cells[n++] = (probe_cell){(probe_prim)prim, (cost_pattern)pat, o->sizes[k], 1};
     for (size_t i = 0; i < t->nstar_totals; i++)
         for (size_t j = 0; j < t->nstar_splits; j++)
-            cells[n++] = (probe_cell){PROBE_PUT, COST_EXCHANGE, 2 * t->star_totals[i],
-                                      t->star_splits[j]};
+            cells[n++] =
+                (probe_cell){PROBE_PUT, COST_EXCHANGE, 2 * t->star_totals[i], t->star_splits[j]};
     return n;
 }
 
@@ -93,10 +111,13 @@ static double quantile(const double *sorted, size_t n, double q)
     return i + 1 < n ? sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]) : sorted[i];
 }
 
-/* Runs batches (reps[c] samples of cell c, in rounds of random order) on P
- * processes and summarises each cell's samples into stat. */
+/* Runs reps[c] samples of each cell c on P processes, in rounds that visit the
+ * cells in a new random order each: the first round takes `first` samples of
+ * every cell and is never cut short; the deadline may stop the later ones.
+ * Summarises each cell's samples into stat, and (if wall_per_rep is not NULL)
+ * what one sample of it cost at the quickest. */
 static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const int *reps,
-                   int rounds, double deadline, probe_stat *stat, double *wall_per_rep)
+                   int rounds, int first, double deadline, probe_stat *stat, double *wall_per_rep)
 {
     size_t nbatches = 0, total = 0, nprotected = ncells;
     probe_batch *batches = malloc(ncells * (size_t)rounds * sizeof *batches);
@@ -113,15 +134,23 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
         shuffle(r, order, ncells);
         for (size_t i = 0; i < ncells; i++) {
             size_t c = order[i];
-            int n = reps[c] / rounds + (round < reps[c] % rounds);
+            int head = rounds == 1 || reps[c] < first ? reps[c] : first, rest = reps[c] - head;
+            int n = round == 0 ? head : rest / (rounds - 1) + (round - 1 < rest % (rounds - 1));
             if (n > 0)
                 batches[nbatches++] = (probe_batch){c, n};
         }
     }
     if (rc == 0) {
-        probe_job job = {.nprocs = P, .cells = cells, .batches = batches, .nbatches = nbatches,
-                         .nprotected = nprotected, .deadline = deadline, .samples = samples,
-                         .wall = wall, .tick = tick, .ctx = r};
+        probe_job job = {.nprocs = P,
+                         .cells = cells,
+                         .batches = batches,
+                         .nbatches = nbatches,
+                         .nprotected = nprotected,
+                         .deadline = deadline,
+                         .samples = samples,
+                         .wall = wall,
+                         .tick = tick,
+                         .ctx = r};
         probe_measure_comm(&job);
         size_t start = 0;
         for (size_t c = 0; c < ncells; c++) {
@@ -133,16 +162,18 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
             size_t c = batches[b].cell;
             for (int k = 0; k < batches[b].reps; k++)
                 per_cell[at[c] + filled[c]++] = *next++;
-            if (wall_per_rep)
+            /* The quickest batch: the first touches caches and pages, and a batch
+             * the system interrupted says nothing about the next. */
+            if (wall_per_rep && (b < ncells || wall[b] / batches[b].reps < wall_per_rep[c]))
                 wall_per_rep[c] = wall[b] / batches[b].reps;
         }
         for (size_t c = 0; c < ncells; c++) {
             double *v = per_cell + at[c];
             stat[c].n = filled[c];
             stat[c].median = cost_median(v, filled[c]);
-            stat[c].spread =
-                100.0 * (quantile(v, filled[c], 0.75) - quantile(v, filled[c], 0.25)) /
-                stat[c].median;
+            double iqr = quantile(v, filled[c], 0.75) - quantile(v, filled[c], 0.25);
+            /* A median of 0 (a clock too coarse for the cell) has no relative spread. */
+            stat[c].spread = stat[c].median > 0 ? 100.0 * iqr / stat[c].median : 0;
         }
     }
     free(batches);
@@ -167,7 +198,7 @@ static void describe(FILE *out, const probe_options *o, const probe_stat *stat, 
     for (size_t p = 0; p < o->nprocs; p++)
         fprintf(out, "%s%d%s", p ? ", " : "", o->procs[p],
                 o->procs[p] > o->cores ? " (oversubscribed)" : "");
-    fprintf(out, "\n%zu to %zu samples per cell; %.1f s (budget %.0f s)\n\n", least, most, seconds,
+    fprintf(out, "\n%zu to %zu samples per cell; %.1f s (budget %g s)\n\n", least, most, seconds,
             o->budget);
 }
 
@@ -185,6 +216,35 @@ static void fill_identity(cost_machine *m, const probe_options *o)
         m->procs[p] = o->procs[p];
         m->oversubscribed |= o->procs[p] > o->cores;
     }
+}
+
+/* Writes the machine file with the fits a model can use: g > 0. A pattern whose
+ * times hardly grow with h can get a line that noise tilted down; its tables are
+ * printed all the same, and it is left out of the file (as not measured). */
+static int write_machine(FILE *out, const char *path, const cost_machine *m, char *err,
+                         size_t errlen)
+{
+    if (!(m->g > 0)) {
+        snprintf(err, errlen,
+                 "the fit gives g = %.4E <= 0: the timings are mostly noise (nothing written; "
+                 "try a larger --budget or a quieter machine)",
+                 m->g);
+        return -1;
+    }
+    cost_machine usable = *m;
+    cost_pattern_fit *fits[PROBE_NPRIMS] = {usable.put, usable.hpput};
+    static const char *const prim_name[PROBE_NPRIMS] = {"bsp_put", "bsp_hpput"};
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
+        for (int pat = 0; pat < COST_NPATTERNS; pat++)
+            if (!(fits[prim][pat].g > 0)) {
+                fits[prim][pat].measured = 0;
+                fprintf(out, "note        %s %s: g <= 0 (noise dominates), left out of the file\n",
+                        prim_name[prim], cost_pattern_name((cost_pattern)pat));
+            }
+    if (cost_machine_write(path, &usable, err, errlen) != 0)
+        return -1;
+    fprintf(out, "machine     written to %s\n", path);
+    return 0;
 }
 
 /* The rate is measured with every core busy, as programs run: on the most
@@ -220,13 +280,14 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         tick(&r);
         s->m.rate = probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget));
     }
-    /* Pilot: a few samples of every cell tell what one sample costs at each P. */
+    /* Pilot: a few samples of every cell, in two rounds, tell what one sample
+     * costs at each P. */
     for (size_t p = 0; p < o->nprocs && rc == 0; p++) {
         for (size_t c = 0; c < ncells; c++)
             reps[p * ncells + c] = t->pilot_reps;
         snprintf(r.phase, sizeof r.phase, "P = %d: pilot", o->procs[p]);
-        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 1, INFINITY,
-                     stat + p * ncells, cost + p * ncells);
+        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 2, t->pilot_reps / 2,
+                     INFINITY, stat + p * ncells, cost + p * ncells);
     }
     /* Plan: every (P, cell) gets an equal share of what is left of the budget. */
     if (rc == 0) {
@@ -247,16 +308,21 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         /* Overrunning the plan by a tenth is noise; beyond, stop where the budget says. */
         double deadline = fmax(1.1 * planned[p], o->budget - elapsed(&r) - rest);
         snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
-        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, deadline,
-                     stat + p * ncells, NULL);
+        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, t->min_reps,
+                     deadline, stat + p * ncells, NULL);
     }
     if (rc == 0 && o->progress)
         o->progress(o->ctx, 1.0, "done");
     if (rc != 0)
         snprintf(err, errlen, "out of memory");
 
-    probe_data d = {.nprocs = o->nprocs, .procs = o->procs, .cores = o->cores,
-                    .nsizes = o->nsizes, .sizes = o->sizes, .ncells = ncells, .cells = cells,
+    probe_data d = {.nprocs = o->nprocs,
+                    .procs = o->procs,
+                    .cores = o->cores,
+                    .nsizes = o->nsizes,
+                    .sizes = o->sizes,
+                    .ncells = ncells,
+                    .cells = cells,
                     .stat = stat};
     if (rc == 0) {
         fill_identity(&s->m, o);
@@ -265,9 +331,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     if (rc == 0) {
         describe(out, o, stat, grid, elapsed(&r));
         probe_print(out, &d, s);
-        rc = cost_machine_write(o->output, &s->m, err, errlen);
-        if (rc == 0)
-            fprintf(out, "machine     written to %s\n", o->output);
+        rc = write_machine(out, o->output, &s->m, err, errlen);
     }
     free(cells);
     free(stat);

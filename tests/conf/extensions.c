@@ -13,7 +13,7 @@ int main(void)
     snprintf(want, sizeof want, "%d.%d.%d", POLYBSP_VERSION_MAJOR, POLYBSP_VERSION_MINOR,
              POLYBSP_VERSION_PATCH);
     CHECK(strcmp(bsp_polybsp_version(), want) == 0);
-    CHECK(strcmp(bsp_engine_name(), "threads") == 0);
+    CHECK(strcmp(bsp_engine_name(), POLYBSP_TEST_ENGINE) == 0);
     CHECK_EQ(bsp_superstep(), 0);
     for (int s = 1; s <= 5; s++) {
         bsp_sync();

@@ -57,6 +57,8 @@ eng_state eng_section_state(void) { return (eng_state)atomic_load(&g.state); }
 
 const char *eng_name(void) { return "threads"; }
 
+void eng_abort(int status) { _exit(status); }
+
 int eng_available(void)
 {
     const char *env = getenv("POLYBSP_NPROCS");

@@ -1,0 +1,59 @@
+/* coll_common — argument checks and the superstep frame every collective uses. */
+#include "coll/coll.h"
+
+#include "core/core_error.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+void coll_check_root(const core_proc *p, const char *call, int root)
+{
+    if (root < 0 || root >= p->ctx->nprocs)
+        core_fatal(call, "root %d out of range [0,%d)", root, p->ctx->nprocs);
+}
+
+void coll_check_buf(const char *call, const char *name, const void *buf, size_t nbytes)
+{
+    if (!buf && nbytes)
+        core_fatal(call, "%s is NULL but must hold %zu bytes", name, nbytes);
+}
+
+void coll_check_fn(const char *call, bsp_combine_fn fn)
+{
+    if (!fn)
+        core_fatal(call, "no combine function (fn is NULL)");
+}
+
+size_t coll_mul(const char *call, size_t a, size_t b)
+{
+    if (b && a > SIZE_MAX / b)
+        core_fatal(call, "%zu blocks of %zu bytes exceed the address space", b, a);
+    return a * b;
+}
+
+void *coll_alloc(size_t n)
+{
+    void *m = malloc(n ? n : 1);
+    if (!m)
+        core_fatal_oom("collective scratch buffer");
+    return m;
+}
+
+void coll_begin(core_proc *p, core_step_kind kind, int root, size_t nbytes)
+{
+    core_coll_begin(p, kind, root, nbytes);
+}
+
+void coll_step(core_proc *p, void *land, size_t size)
+{
+    core_coll_expose(p, land, size);
+    core_sync(p);
+}
+
+/* The landing area may be scratch memory about to be freed: withdraw it, so a
+ * stray collective put would be reported rather than land there. */
+void coll_end(core_proc *p)
+{
+    core_coll_expose(p, NULL, 0);
+    core_trace_label(p, CORE_KIND_NORMAL);
+}

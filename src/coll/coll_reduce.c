@@ -1,0 +1,205 @@
+/* coll_reduce — reduce, allreduce and scan with user combine functions.
+ *
+ * Two shapes each. Direct: one superstep in which every operand travels to
+ * every process that needs it, combined there in pid order; h = (P-1)*n at the
+ * busiest process, so it is used while (P-1)*n is small. Tree: ceil(log2 P)
+ * supersteps of h = n, combining contiguous pid ranges so that a non-commutative
+ * operator still sees its operands in pid order. The combine function must not
+ * be split: it sees whole nbytes vectors, since their element size is unknown.
+ */
+#include "coll/coll.h"
+
+#include "api/api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The direct shape while (P-1)*n stays at or below this many bytes; see
+ * docs/collectives.md for the measurements. */
+enum { COLL_DIRECT_MAX = 16384 };
+
+static int use_direct(int nprocs, size_t n) { return n <= COLL_DIRECT_MAX / (size_t)nprocs; }
+
+/* Combine the P blocks of n bytes in land into dst, in pid order. */
+static void combine_blocks(void *dst, const char *land, int nblocks, size_t n, bsp_combine_fn fn)
+{
+    memcpy(dst, land, n);
+    for (int i = 1; i < nblocks; i++)
+        fn(dst, land + (size_t)i * n, n);
+}
+
+static void reduce_direct(core_proc *p, const char *call, int root, const void *src, void *dst,
+                          size_t n, bsp_combine_fn fn)
+{
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    char *land = NULL;
+    if (me == root) {
+        land = coll_alloc(coll_mul(call, n, (size_t)nprocs));
+        memcpy(land + (size_t)me * n, src, n);
+    } else {
+        core_coll_put(p, call, root, src, (size_t)me * n, n);
+    }
+    coll_step(p, land, me == root ? (size_t)nprocs * n : 0);
+    if (me == root)
+        combine_blocks(dst, land, nprocs, n, fn);
+    free(land);
+}
+
+/* Blocks of 2^(t+1) aligned pids merge their halves in superstep t. Each block's
+ * value sits at its representative: the root if the block holds it, else its
+ * lowest pid. The representative of one half sends to the other's, which
+ * combines lower half (+) upper half. */
+void coll_reduce_tree(core_proc *p, const char *call, int root, const void *src, void *dst,
+                      size_t n, bsp_combine_fn fn, int scratch_dst)
+{
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    int steps = coll_ceil_log2(nprocs);
+    char *land = coll_alloc(n), *own = NULL;
+    char *acc = me == root || scratch_dst ? dst : NULL;
+    const char *cur = src;
+    int sent = 0;
+    for (int t = 0; t < steps || t == 0; t++) {
+        int half = 1 << t, base = me & ~(2 * half - 1), mid = base + half;
+        int to = -1, lower = 0;
+        if (!sent && mid < nprocs) {
+            int root_up = root >= mid && root < base + 2 * half;
+            int rep_lo = root >= base && root < mid ? root : base;
+            int rep_up = root_up ? root : mid;
+            to = root_up ? rep_up : rep_lo;
+            lower = !root_up;
+            if (me == (root_up ? rep_lo : rep_up)) {
+                core_coll_put(p, call, to, cur, 0, n);
+                sent = 1;
+            }
+        }
+        coll_step(p, land, n);
+        if (me != to)
+            continue;
+        if (!acc)
+            acc = own = coll_alloc(n);
+        if (lower) {
+            if (cur != acc)
+                memcpy(acc, cur, n);
+            fn(acc, land, n);
+        } else {
+            fn(land, cur, n);
+            memcpy(acc, land, n);
+        }
+        cur = acc;
+    }
+    if (me == root && cur != dst)
+        memcpy(dst, cur, n);
+    free(own);
+    free(land);
+}
+
+void bsp_reduce(int root, const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
+{
+    static const char call[] = "bsp_reduce";
+    core_proc *p = api_self(call);
+    coll_check_root(p, call, root);
+    coll_check_buf(call, "src", src, nbytes);
+    if (p->ctx->pid == root)
+        coll_check_buf(call, "dst", dst, nbytes);
+    coll_check_fn(call, fn);
+    coll_begin(p, CORE_KIND_REDUCE, root, nbytes);
+    if (!nbytes)
+        coll_step(p, NULL, 0);
+    else if (use_direct(p->ctx->nprocs, nbytes))
+        reduce_direct(p, call, root, src, dst, nbytes, fn);
+    else
+        coll_reduce_tree(p, call, root, src, dst, nbytes, fn, 0);
+    coll_end(p);
+}
+
+static void allreduce_direct(core_proc *p, const char *call, const void *src, void *dst, size_t n,
+                             bsp_combine_fn fn)
+{
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    char *land = coll_alloc(coll_mul(call, n, (size_t)nprocs));
+    for (int j = 0; j < nprocs; j++)
+        if (j != me)
+            core_coll_put(p, call, j, src, (size_t)me * n, n);
+    memcpy(land + (size_t)me * n, src, n);
+    coll_step(p, land, (size_t)nprocs * n);
+    combine_blocks(dst, land, nprocs, n, fn);
+    free(land);
+}
+
+void bsp_allreduce(const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
+{
+    static const char call[] = "bsp_allreduce";
+    core_proc *p = api_self(call);
+    coll_check_buf(call, "src", src, nbytes);
+    coll_check_buf(call, "dst", dst, nbytes);
+    coll_check_fn(call, fn);
+    int nprocs = p->ctx->nprocs;
+    coll_begin(p, CORE_KIND_ALLREDUCE, -1, nbytes);
+    if (!nbytes) {
+        coll_step(p, NULL, 0);
+    } else if (use_direct(nprocs, nbytes)) {
+        allreduce_direct(p, call, src, dst, nbytes, fn);
+    } else {
+        coll_reduce_tree(p, call, 0, src, dst, nbytes, fn, 1);
+        coll_bcast_run(p, call, coll_bcast_choose(nprocs, nbytes), 0, dst, nbytes);
+    }
+    coll_end(p);
+}
+
+/* Every process sends its operand to all higher pids; process i combines the
+ * i+1 operands it then holds. */
+static void scan_direct(core_proc *p, const char *call, const void *src, void *dst, size_t n,
+                        bsp_combine_fn fn)
+{
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    for (int j = me + 1; j < nprocs; j++)
+        core_coll_put(p, call, j, src, (size_t)me * n, n);
+    char *land = coll_alloc(coll_mul(call, n, (size_t)me + 1));
+    memcpy(land + (size_t)me * n, src, n);
+    coll_step(p, land, (size_t)me * n);
+    combine_blocks(dst, land, me + 1, n, fn);
+    free(land);
+}
+
+/* Hillis and Steele: after superstep t, process i holds src(i-2^(t+1)+1 .. i);
+ * the range arriving from i-2^t lies below its own, so it goes first. */
+static void scan_doubling(core_proc *p, const char *call, const void *src, void *dst, size_t n,
+                          bsp_combine_fn fn)
+{
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    int steps = coll_ceil_log2(nprocs);
+    char *bufs[2] = {coll_alloc(n), coll_alloc(n)};
+    const char *cur = src;
+    for (int t = 0; t < steps || t == 0; t++) {
+        int d = 1 << t;
+        char *land = cur == bufs[0] ? bufs[1] : bufs[0];
+        if (me + d < nprocs)
+            core_coll_put(p, call, me + d, cur, 0, n);
+        coll_step(p, land, n);
+        if (me >= d && d < nprocs) {
+            fn(land, cur, n);
+            cur = land;
+        }
+    }
+    if (cur != dst)
+        memcpy(dst, cur, n);
+    free(bufs[0]);
+    free(bufs[1]);
+}
+
+void bsp_scan(const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
+{
+    static const char call[] = "bsp_scan";
+    core_proc *p = api_self(call);
+    coll_check_buf(call, "src", src, nbytes);
+    coll_check_buf(call, "dst", dst, nbytes);
+    coll_check_fn(call, fn);
+    coll_begin(p, CORE_KIND_SCAN, -1, nbytes);
+    if (!nbytes)
+        coll_step(p, NULL, 0);
+    else if (use_direct(p->ctx->nprocs, nbytes))
+        scan_direct(p, call, src, dst, nbytes, fn);
+    else
+        scan_doubling(p, call, src, dst, nbytes, fn);
+    coll_end(p);
+}
