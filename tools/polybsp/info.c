@@ -55,12 +55,9 @@ struct machine {
 static const char *cache_type_name(hwloc_obj_cache_type_t type)
 {
     switch (type) {
-    case HWLOC_OBJ_CACHE_DATA:
-        return "data";
-    case HWLOC_OBJ_CACHE_INSTRUCTION:
-        return "instruction";
-    default:
-        return "unified";
+    case HWLOC_OBJ_CACHE_DATA: return "data";
+    case HWLOC_OBJ_CACHE_INSTRUCTION: return "instruction";
+    default: return "unified";
     }
 }
 
@@ -120,8 +117,8 @@ static int read_machine(struct machine *m)
         HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L1ICACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L2ICACHE,
         HWLOC_OBJ_L3CACHE, HWLOC_OBJ_L3ICACHE, HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
     for (size_t t = 0; t < sizeof cache_types / sizeof cache_types[0]; t++) {
-        for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topo, cache_types[t], NULL);
-             obj != NULL; obj = hwloc_get_next_obj_by_type(topo, cache_types[t], obj))
+        for (hwloc_obj_t obj = hwloc_get_next_obj_by_type(topo, cache_types[t], NULL); obj != NULL;
+             obj = hwloc_get_next_obj_by_type(topo, cache_types[t], obj))
             add_cache(m, &obj->attr->cache);
     }
     hwloc_topology_destroy(topo);
@@ -149,7 +146,10 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
 {
     char buf[32];
     printf("polybsp %s\n", bsp_polybsp_version());
-    printf("engines      %s (default: %s)\n", tool_engine_list(), tool_engines[0]);
+    printf("engines      %s (default)", tool_engines[0]);
+    for (const char *const *e = tool_engines + 1; *e != NULL; e++)
+        printf(", %s", *e);
+    printf("\n");
     printf("processes    %d by default (%s)\n", nprocs, nprocs_from);
     printf("host         %s\n", m->host);
     printf("system       %s\n", m->system);

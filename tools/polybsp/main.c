@@ -38,7 +38,7 @@ static int print_help(void)
 {
     printf("usage: polybsp [--help] [--version] COMMAND [ARGS]\n"
            "\n"
-           "polybsp runs, describes and (soon) calibrates Bulk Synchronous Parallel programs.\n"
+           "polybsp runs and describes Bulk Synchronous Parallel (BSP) programs.\n"
            "\n"
            "commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

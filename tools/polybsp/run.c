@@ -2,6 +2,9 @@
  *
  * Contract: sets POLYBSP_NPROCS=N (when -p is given) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
+ * With --engine mpi it replaces itself with `mpiexec --oversubscribe [-np N]
+ * PROGRAM ARGS` (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi),
+ * allowing Open MPI to run as root when it is root.
  * Bad options or a missing PROGRAM: one line, status 2. PROGRAM that cannot be
  * started: one line, status 127 (not found) or 126 (not executable), as env(1).
  */
@@ -24,7 +27,9 @@ const char cmd_run_help[] =
     "                     sets POLYBSP_NPROCS=N, which bsp_nprocs() returns before\n"
     "                     bsp_begin. Without -p the program decides (by default one\n"
     "                     process per core).\n"
-    "  --engine ENGINE    the engine to run on; available: threads (the default)\n"
+    "  --engine ENGINE    the engine to run on: threads (the default), or mpi when\n"
+    "                     built with MPI: runs mpiexec --oversubscribe -np N PROGRAM;\n"
+    "                     PROGRAM must be linked with bspcc --engine mpi\n"
     "  -h, --help         show this help\n"
     "\n"
     "example: polybsp run -p 4 ./inprod 1000000\n";
@@ -64,10 +69,48 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
     return argv[*i];
 }
 
+/* Hands the program to mpiexec; procs 0 lets mpiexec choose. */
+static int run_mpi(long procs, char **program)
+{
+#ifdef POLYBSP_MPIEXEC
+    size_t n = 0;
+    while (program[n] != NULL)
+        n++;
+    char **args = calloc(n + 5, sizeof *args);
+    if (args == NULL) {
+        fprintf(stderr, "polybsp: run: out of memory\n");
+        return 1;
+    }
+    char count[32];
+    snprintf(count, sizeof count, "%ld", procs);
+    size_t k = 0;
+    args[k++] = (char *)POLYBSP_MPIEXEC;
+    args[k++] = (char *)"--oversubscribe"; /* more processes than cores is allowed */
+    if (procs > 0) {
+        args[k++] = (char *)"-np";
+        args[k++] = count;
+    }
+    memcpy(args + k, program, (n + 1) * sizeof *args);
+    if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    }
+    execv(args[0], args);
+    fprintf(stderr, "polybsp: run: cannot run '%s': %s\n", args[0], strerror(errno));
+    free(args);
+    return 127;
+#else
+    (void)procs;
+    (void)program;
+    return tool_usage_error("run: engine 'mpi' is not available (available: %s)",
+                            tool_engine_list());
+#endif
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *procs_text = NULL;
-    const char *engine = "threads";
+    const char *engine = tool_engines[0];
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
@@ -103,6 +146,8 @@ int cmd_run(int argc, char **argv)
     if (i >= argc)
         return tool_usage_error("run: missing program (usage: polybsp run [-p N] PROGRAM [ARGS])");
 
+    if (strcmp(engine, "mpi") == 0)
+        return run_mpi(procs_text != NULL ? procs : 0, argv + i);
     if (procs_text != NULL) {
         char value[32];
         snprintf(value, sizeof value, "%ld", procs);

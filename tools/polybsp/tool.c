@@ -5,9 +5,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Only the threads engine is in the library so far; mpi and sim join this list
- * when they land, and until then `--engine mpi` is refused rather than ignored. */
-const char *const tool_engines[] = {"threads", NULL};
+/* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi). */
+const char *const tool_engines[] = {"threads",
+#ifdef POLYBSP_MPIEXEC
+                                    "mpi",
+#endif
+                                    NULL};
 
 int tool_usage_error(const char *format, ...)
 {

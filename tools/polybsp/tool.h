@@ -25,7 +25,7 @@ int tool_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2
 /* True for the arguments that ask for help: `help`, `--help`, `-h`. */
 bool tool_is_help(const char *arg);
 
-/* The engines this build of polybsp can run programs on, NULL-terminated. */
+/* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
 
 /* True if `name` is one of tool_engines. */

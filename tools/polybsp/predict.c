@@ -1,0 +1,457 @@
+/* predict.c — `polybsp predict --machine FILE TRACE`: a traced run's real time
+ * against what the cost models predict for it on a calibrated machine.
+ *
+ * Contract: reads the machine file and the trace (docs/formats.md), evaluates
+ * the chosen models (docs/models.md) and prints REAL, each MODEL and its ERROR =
+ * 100·(REAL − MODEL)/REAL, as the total or per superstep, as a table laid out
+ * like table 14 of paper 000, as CSV or as JSON. Status 0; bad usage or a bad
+ * input file: one line on stderr (via tool_usage_error) and status 2.
+ */
+#include "tool.h"
+
+#include "cost/cost_json.h"
+#include "cost/cost_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_predict_help[] =
+    "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
+    "                       [--format table|csv|json] [--work measured|ops] TRACE\n"
+    "\n"
+    "Compares the running time recorded in TRACE with the time the cost models\n"
+    "predict from its supersteps and the machine parameters in FILE (written by\n"
+    "`polybsp probe`). For each model it prints MODEL and ERROR = 100*(REAL-MODEL)/REAL\n"
+    "percent, as in table 14 of Rodriguez et al., \"h-relation models\".\n"
+    "TRACE is a trace file written by a traced run; '-' reads standard input.\n"
+    "\n"
+    "options:\n"
+    "  --machine FILE     the machine file (required)\n"
+    "  --model MODEL      bsp      W + g*h + L per superstep\n"
+    "                     bspstar  W + g*(s + h*B) + L (BSP*, critical block size B)\n"
+    "                     ebsp     no barrier: each process waits for its in-partners\n"
+    "                     all      every model the machine file has parameters for\n"
+    "                     (the default; repeat --model to choose several)\n"
+    "  --per-step         one column per superstep, then the total\n"
+    "  --format FORMAT    table (default), csv or json\n"
+    "  --work WORK        measured: W is the measured local time w (default);\n"
+    "                     ops: W is the declared operations / the machine's rate\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
+    "docs/formats.md the files. Bad usage or input exits with status 2.\n";
+
+enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, NMODELS };
+enum { COLUMNS_PER_BLOCK = 6 };
+static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP};
+static const char *const model_labels[NMODELS] = {"BSP", "BSP*", "EBSP"};
+
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } out_format;
+
+typedef struct options {
+    const char *machine, *trace;
+    int want[NMODELS]; /* explicitly asked for */
+    int all;           /* --model all, or no --model */
+    int per_step, use_ops;
+    out_format format;
+} options;
+
+/* REAL and every evaluated model, per superstep and in total. */
+typedef struct results {
+    int have[NMODELS];
+    double *real, *model[NMODELS]; /* nsteps each */
+    double real_total, model_total[NMODELS];
+} results;
+
+/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE"); NULL
+ * if argv[*i] is another option. *missing is set when the value is absent. */
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int choose_model(options *o, const char *name)
+{
+    if (strcmp(name, "all") == 0) {
+        o->all = 1;
+        return 0;
+    }
+    for (int k = 0; k < NMODELS; k++) {
+        if (strcmp(name, cost_model_name(model_kinds[k])) == 0) {
+            o->want[k] = 1;
+            return 0;
+        }
+    }
+    return tool_usage_error("predict: unknown model '%s' (expected bsp, bspstar, ebsp or all)",
+                            name);
+}
+
+/* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    int chose = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        int missing = 0;
+        if (tool_is_help(arg)) {
+            fputs(cmd_predict_help, stdout);
+            return -1;
+        } else if (strcmp(arg, "--per-step") == 0) {
+            o->per_step = 1;
+        } else if ((v = option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
+            o->machine = v;
+        } else if ((v = option_value(argc, argv, &i, "--model", &missing)) != NULL) {
+            chose = 1;
+            if (choose_model(o, v) != 0)
+                return TOOL_EXIT_USAGE;
+        } else if ((v = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
+            if (strcmp(v, "table") == 0)
+                o->format = FORMAT_TABLE;
+            else if (strcmp(v, "csv") == 0)
+                o->format = FORMAT_CSV;
+            else if (strcmp(v, "json") == 0)
+                o->format = FORMAT_JSON;
+            else
+                return tool_usage_error(
+                    "predict: unknown format '%s' (expected table, csv or json)", v);
+        } else if ((v = option_value(argc, argv, &i, "--work", &missing)) != NULL) {
+            if (strcmp(v, "measured") != 0 && strcmp(v, "ops") != 0)
+                return tool_usage_error("predict: unknown work '%s' (expected measured or ops)", v);
+            o->use_ops = strcmp(v, "ops") == 0;
+        } else if (missing) {
+            return tool_usage_error("predict: option '%s' needs a value", arg);
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return tool_usage_error("predict: unknown option '%s' (try 'polybsp predict --help')",
+                                    arg);
+        } else if (o->trace != NULL) {
+            return tool_usage_error("predict: unexpected argument '%s' (expected one TRACE)", arg);
+        } else {
+            o->trace = arg;
+        }
+    }
+    if (!chose)
+        o->all = 1;
+    if (o->machine == NULL)
+        return tool_usage_error("predict: missing --machine FILE (try 'polybsp predict --help')");
+    if (o->trace == NULL)
+        return tool_usage_error("predict: missing TRACE (try 'polybsp predict --help')");
+    return 0;
+}
+
+/* Refuses what the chosen models and --work need but the files lack. `all`
+ * quietly skips BSP* on a machine without its parameters; asking for it does not. */
+static int check_inputs(const options *o, const cost_trace *t, const cost_machine *m, results *r)
+{
+    for (int k = 0; k < NMODELS; k++)
+        r->have[k] = o->want[k] || o->all;
+    if (!(m->gstar > 0)) {
+        if (o->want[MODEL_BSPSTAR])
+            return tool_usage_error("predict: %s: field 'bspstar': missing (needed by --model "
+                                    "bspstar)",
+                                    o->machine);
+        r->have[MODEL_BSPSTAR] = 0;
+    }
+    if (!o->use_ops)
+        return 0;
+    if (!(m->rate > 0))
+        return tool_usage_error(
+            "predict: %s: field 'rate.ops_per_second': missing (needed by --work ops)", o->machine);
+    size_t n = (size_t)t->nsteps * (size_t)t->nprocs;
+    for (size_t i = 0; i < n; i++)
+        if (t->recs[i].ops >= 0)
+            return 0;
+    return tool_usage_error("predict: %s: no record declares 'ops' (needed by --work ops)",
+                            o->trace);
+}
+
+static int evaluate(const options *o, const cost_trace *t, const cost_machine *m, results *r)
+{
+    size_t n = t->nsteps;
+    r->real = malloc(n * sizeof *r->real);
+    if (r->real == NULL)
+        return -1;
+    r->real_total = cost_predict(COST_REAL, t, m, o->use_ops, r->real);
+    for (int k = 0; k < NMODELS; k++) {
+        if (!r->have[k])
+            continue;
+        r->model[k] = malloc(n * sizeof *r->model[k]);
+        if (r->model[k] == NULL)
+            return -1;
+        r->model_total[k] = cost_predict(model_kinds[k], t, m, o->use_ops, r->model[k]);
+    }
+    return 0;
+}
+
+/* ---- table ---- */
+
+static void describe_run(const cost_trace *t)
+{
+    printf("program     %s\n", t->program);
+    printf("processes   %d (engine %s)\n", t->nprocs, t->engine);
+    printf("supersteps  %lu (steps %lu to %lu)", t->nsteps, t->first_step,
+           t->first_step + t->nsteps - 1);
+    if (t->complete)
+        printf(", run complete\n");
+    else if (t->reason[0] != '\0')
+        printf(", run aborted: %s\n", t->reason);
+    else
+        printf(", no end line: the run did not finish normally\n");
+    if (t->dropped > 0)
+        printf("dropped     %lu later step%s that only some processes recorded\n", t->dropped,
+               t->dropped == 1 ? "" : "s");
+}
+
+static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
+                             const results *r)
+{
+    printf("machine     %s: host %s, engine %s, %s, calibrated for P =", o->machine, m->host,
+           m->engine, m->date);
+    int known_p = 0;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        printf("%s %d", i > 0 ? "," : "", m->procs[i]);
+        known_p |= m->procs[i] == t->nprocs;
+    }
+    printf("\n");
+    printf("BSP         g = %.4g s/byte, L = %.4g s, h = %s\n", m->g, m->L,
+           m->h_sum ? "in + out" : "max(in, out)");
+    if (m->gstar > 0)
+        printf("BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
+    if (o->use_ops)
+        printf("work        declared operations at %.4g per second (w where none are "
+               "declared)\n",
+               m->rate);
+    else
+        printf("work        measured local time w\n");
+    if (!known_p)
+        printf("note        the machine was not calibrated for %d processes\n", t->nprocs);
+    if (strcmp(m->engine, t->engine) != 0)
+        printf("note        the trace comes from engine %s, the machine from %s\n", t->engine,
+               m->engine);
+    if (o->all && !r->have[MODEL_BSPSTAR])
+        printf("note        BSP* left out: the machine file has no 'bspstar' parameters\n");
+}
+
+static void print_cell(double v, int is_error)
+{
+    if (isnan(v))
+        printf(" %12s", "-");
+    else if (is_error)
+        printf(" %12.2f", v);
+    else
+        printf(" %12.4e", v);
+}
+
+/* One block of columns [from, to) where column nsteps is the total. */
+static void print_block(const cost_trace *t, const results *r, size_t from, size_t to)
+{
+    size_t n = t->nsteps;
+    printf("%-10s", "superstep");
+    for (size_t c = from; c < to; c++) {
+        if (c == n)
+            printf(" %12s", "total");
+        else
+            printf(" %12lu", t->first_step + c);
+    }
+    printf("\n%-10s", "REAL");
+    for (size_t c = from; c < to; c++)
+        print_cell(c == n ? r->real_total : r->real[c], 0);
+    printf("\n");
+    for (int k = 0; k < NMODELS; k++) {
+        if (!r->have[k])
+            continue;
+        printf("%-10s", model_labels[k]);
+        for (size_t c = from; c < to; c++)
+            print_cell(c == n ? r->model_total[k] : r->model[k][c], 0);
+        printf("\n%-10s", "ERROR");
+        for (size_t c = from; c < to; c++)
+            print_cell(c == n ? cost_error_percent(r->real_total, r->model_total[k])
+                              : cost_error_percent(r->real[c], r->model[k][c]),
+                       1);
+        printf("\n");
+    }
+}
+
+static void print_table(const options *o, const cost_trace *t, const cost_machine *m,
+                        const results *r)
+{
+    describe_run(t);
+    describe_machine(o, m, t, r);
+    printf("\ntimes in seconds; ERROR = 100*(REAL-MODEL)/REAL percent\n\n");
+    size_t first = o->per_step ? 0 : t->nsteps, end = t->nsteps + 1;
+    for (size_t c = first; c < end; c += COLUMNS_PER_BLOCK) {
+        if (c > first)
+            printf("\n");
+        print_block(t, r, c, c + COLUMNS_PER_BLOCK < end ? c + COLUMNS_PER_BLOCK : end);
+    }
+}
+
+/* ---- csv and json ---- */
+
+/* CSV and JSON are for programs: each number is the shortest text that reads
+ * back as the same double, and where there is no number (ERROR when REAL is 0)
+ * CSV has an empty field and JSON null. */
+static void csv_num(double v)
+{
+    if (!isnan(v))
+        cost_jput_num(stdout, v);
+}
+
+static double column_real(const results *r, size_t c, size_t n)
+{
+    return c == n ? r->real_total : r->real[c];
+}
+
+static double column_model(const results *r, int k, size_t c, size_t n)
+{
+    return c == n ? r->model_total[k] : r->model[k][c];
+}
+
+static void print_csv_row(const results *r, size_t c, size_t n)
+{
+    printf(",");
+    csv_num(column_real(r, c, n));
+    for (int k = 0; k < NMODELS; k++) {
+        if (!r->have[k])
+            continue;
+        double model = column_model(r, k, c, n);
+        printf(",");
+        csv_num(model);
+        printf(",");
+        csv_num(cost_error_percent(column_real(r, c, n), model));
+    }
+    printf("\n");
+}
+
+static void print_csv(const options *o, const cost_trace *t, const results *r)
+{
+    printf("step,real");
+    for (int k = 0; k < NMODELS; k++)
+        if (r->have[k])
+            printf(",%s,%s_error", cost_model_name(model_kinds[k]),
+                   cost_model_name(model_kinds[k]));
+    printf("\n");
+    for (size_t c = 0; o->per_step && c < t->nsteps; c++) {
+        printf("%lu", t->first_step + c);
+        print_csv_row(r, c, t->nsteps);
+    }
+    printf("total");
+    print_csv_row(r, t->nsteps, t->nsteps);
+}
+
+/* A string member; the machine file's path comes from the command line and may
+ * be any bytes, so it becomes null when it is not UTF-8 (the other strings were
+ * read by jansson, which checked them). */
+static void json_str(const char *key, const char *value, const char *after)
+{
+    printf("  \"%s\": ", key);
+    if (value == NULL || cost_jput_str(stdout, value, (size_t)-1) < 0)
+        printf("null");
+    printf("%s\n", after);
+}
+
+/* The members of one column (a step or the total) after an opening brace. */
+static void json_column(const results *r, size_t c, size_t n)
+{
+    printf("\"real\": ");
+    cost_jput_num(stdout, column_real(r, c, n));
+    for (int k = 0; k < NMODELS; k++) {
+        if (!r->have[k])
+            continue;
+        const char *name = cost_model_name(model_kinds[k]);
+        double model = column_model(r, k, c, n);
+        printf(", \"%s\": ", name);
+        cost_jput_num(stdout, model);
+        printf(", \"%s_error\": ", name);
+        cost_jput_num(stdout, cost_error_percent(column_real(r, c, n), model));
+    }
+    printf("}");
+}
+
+static void print_json(const options *o, const cost_trace *t, const cost_machine *m,
+                       const results *r)
+{
+    printf("{\n");
+    json_str("program", t->program, ",");
+    printf("  \"nprocs\": %d,\n", t->nprocs);
+    json_str("engine", t->engine, ",");
+    printf("  \"first_step\": %lu,\n  \"nsteps\": %lu,\n  \"dropped\": %lu,\n", t->first_step,
+           t->nsteps, t->dropped);
+    printf("  \"complete\": %s,\n", t->complete ? "true" : "false");
+    json_str("reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
+    json_str("machine", o->machine, ",");
+    json_str("host", m->host, ",");
+    printf("  \"work\": \"%s\",\n  \"models\": [", o->use_ops ? "ops" : "measured");
+    const char *sep = "";
+    for (int k = 0; k < NMODELS; k++) {
+        if (r->have[k]) {
+            printf("%s\"%s\"", sep, cost_model_name(model_kinds[k]));
+            sep = ", ";
+        }
+    }
+    printf("],\n  \"total\": {");
+    json_column(r, t->nsteps, t->nsteps);
+    if (o->per_step) {
+        printf(",\n  \"steps\": [");
+        for (size_t c = 0; c < t->nsteps; c++) {
+            printf("%s\n    {\"step\": %lu, ", c > 0 ? "," : "", t->first_step + c);
+            json_column(r, c, t->nsteps);
+        }
+        printf("\n  ]");
+    }
+    printf("\n}\n");
+}
+
+int cmd_predict(int argc, char **argv)
+{
+    options o = {.format = FORMAT_TABLE};
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+
+    char err[4096 + 512];
+    cost_machine m;
+    cost_trace t;
+    if (cost_machine_read(o.machine, &m, err, sizeof err) < 0)
+        return tool_usage_error("predict: %s", err);
+    /* "-" reads the trace from standard input, for pipelines. */
+    int from_stdin = strcmp(o.trace, "-") == 0;
+    if (from_stdin)
+        o.trace = "<stdin>";
+    if ((from_stdin ? cost_trace_read_stream(stdin, o.trace, &t, err, sizeof err)
+                    : cost_trace_read(o.trace, &t, err, sizeof err)) < 0)
+        return tool_usage_error("predict: %s", err);
+
+    results r;
+    memset(&r, 0, sizeof r);
+    rc = check_inputs(&o, &t, &m, &r);
+    if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
+        fprintf(stderr, "polybsp: predict: out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0) {
+        if (o.format == FORMAT_TABLE)
+            print_table(&o, &t, &m, &r);
+        else if (o.format == FORMAT_CSV)
+            print_csv(&o, &t, &r);
+        else
+            print_json(&o, &t, &m, &r);
+    }
+    free(r.real);
+    for (int k = 0; k < NMODELS; k++)
+        free(r.model[k]);
+    cost_trace_free(&t);
+    return rc;
+}

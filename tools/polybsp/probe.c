@@ -1,0 +1,228 @@
+/* probe.c — `polybsp probe`: calibrate this machine as paper 000 does; write a machine file.
+ *
+ * Contract: parses the options of cmd_probe_help and hands them to probe_run
+ * (src/probe), which prints the tables to stdout and writes the machine file.
+ * Every bad option, and an output file that cannot be created, is reported before
+ * anything is measured: one line `polybsp: probe: ...`, status 2. Status 1 when
+ * the run itself fails (the file cannot be written after all). Progress goes to
+ * stderr: a bar on a terminal, a plain line per tenth otherwise.
+ */
+#include "tool.h"
+
+#include "probe/probe.h"
+#include "probe/probe_measure.h"
+
+#include <bsp.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_probe_help[] =
+    "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST] [--quick]\n"
+    "\n"
+    "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
+    "models for current standard parallel platforms\") do: the times of h-relations in\n"
+    "five patterns (Exchange, PingPong, OneToAll, AllToOne, AllToAll), each with\n"
+    "bsp_put and bsp_hpput, at several sizes and numbers of processes; least-squares\n"
+    "L and g per pattern and overall; their errors; BSP*'s g* and critical block size\n"
+    "B; and the computation rate r. Prints the paper's tables and writes the machine\n"
+    "file that `polybsp predict` and bsp_g()/bsp_L() read.\n"
+    "\n"
+    "options:\n"
+    "  -o, --output FILE   the machine file (default polybsp-machine.json)\n"
+    "  --budget SECONDS    time to spend, about (default 40; at least a few samples\n"
+    "                      of everything are taken however small it is)\n"
+    "  -p, --procs LIST    numbers of processes, e.g. 2,4,8 (default 2, 4, 6, 8 up to\n"
+    "                      the cores); more than the cores is marked oversubscribed\n"
+    "  --sizes LIST        h-relation sizes in bytes, even (default 8, 64, 512 and the\n"
+    "                      paper's 6720, 26880, 107520, 430080, 1720320)\n"
+    "  --quick             a tiny run (3 sizes, few samples), for tests\n"
+    "  -h, --help          show this help\n"
+    "\n"
+    "See docs/probe.md for the method and how to read the tables.\n";
+
+enum { MAX_PROCS_VALUE = 1024 };
+
+/* Returns the value of option `name` at argv[*i] ("NAME VALUE" or "NAME=VALUE"),
+ * advancing *i past it; NULL when argv[*i] is another option. *missing is set when
+ * the option is there without its value. */
+static const char *value_of(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=' && name[1] == '-')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+/* Parses a comma-separated list of integers in [least, most] (even ones when
+ * even is set), distinct, at most cap of them, sorted ascending into out. */
+static int parse_list(const char *text, long least, long most, int even, long *out, size_t cap,
+                      size_t *n)
+{
+    const char *p = text;
+    *n = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (end == p || errno != 0 || v < least || v > most || (even && v % 2 != 0) ||
+            (*end != ',' && *end != '\0') || *n == cap)
+            return -1;
+        size_t at = *n;
+        while (at > 0 && out[at - 1] > v) {
+            out[at] = out[at - 1];
+            at--;
+        }
+        if (at > 0 && out[at - 1] == v)
+            return -1;
+        out[at] = v;
+        ++*n;
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
+}
+
+/* Refuses an output file that cannot be created, before minutes are spent measuring. */
+static int check_output(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (path[0] == '\0' || (exists && S_ISDIR(st.st_mode)) || (slash != NULL && slash[1] == '\0'))
+        return tool_usage_error("probe: cannot write '%s': %s", path, strerror(EISDIR));
+    if (exists ? access(path, W_OK) != 0 : access(dir, W_OK) != 0)
+        return tool_usage_error("probe: cannot write '%s': %s", path, strerror(errno));
+    return 0;
+}
+
+/* The paper's processor counts 2, 4, 6, 8, as far as the cores go. */
+static void default_procs(probe_options *o)
+{
+    o->nprocs = 0;
+    for (int P = 2; P <= 8; P += 2)
+        if (P <= o->cores || P == 2)
+            o->procs[o->nprocs++] = P;
+}
+
+struct progress {
+    int tty;
+    int shown; /* percent (terminal) or tenth (plain lines) last shown, -1 at first */
+    char phase[64];
+};
+
+static void show_progress(void *ctx, double fraction, const char *phase)
+{
+    struct progress *pr = ctx;
+    int changed = strcmp(phase, pr->phase) != 0;
+    if (pr->tty) {
+        int percent = (int)(fraction * 100);
+        if (fraction >= 1.0) {
+            fputs("\r\033[K", stderr);
+        } else if (changed || percent != pr->shown) {
+            int filled = (int)(fraction * 30);
+            fprintf(stderr, "\rpolybsp probe: [%.*s%*s] %3d%%  %s\033[K", filled,
+                    "##############################", 30 - filled, "", percent, phase);
+        }
+        pr->shown = percent;
+    } else {
+        int tenth = (int)(fraction * 10);
+        if (fraction < 1.0 && (changed || tenth != pr->shown))
+            fprintf(stderr, "polybsp probe: %3d%%  %s\n", tenth * 10, phase);
+        pr->shown = tenth;
+    }
+    fflush(stderr);
+    snprintf(pr->phase, sizeof pr->phase, "%s", phase);
+}
+
+int cmd_probe(int argc, char **argv)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    probe_options o = {
+        .output = "polybsp-machine.json", .budget = 40.0, .cores = cores > 0 ? (int)cores : 1};
+    int procs_given = 0, sizes_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        int missing = 0;
+        if (tool_is_help(arg)) {
+            fputs(cmd_probe_help, stdout);
+            return 0;
+        } else if (strcmp(arg, "--quick") == 0) {
+            o.quick = 1;
+        } else if ((v = value_of(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = value_of(argc, argv, &i, "--output", &missing)) != NULL) {
+            o.output = v;
+        } else if ((v = value_of(argc, argv, &i, "--budget", &missing)) != NULL) {
+            char *end;
+            errno = 0;
+            o.budget = strtod(v, &end);
+            if (end == v || *end != '\0' || errno != 0 || !(o.budget > 0) || o.budget > 86400)
+                return tool_usage_error(
+                    "probe: invalid budget '%s' (expected seconds, a number in (0, 86400])", v);
+        } else if ((v = value_of(argc, argv, &i, "-p", &missing)) != NULL ||
+                   (v = value_of(argc, argv, &i, "--procs", &missing)) != NULL) {
+            long list[COST_MAX_PROCS];
+            if (parse_list(v, 2, MAX_PROCS_VALUE, 0, list, COST_MAX_PROCS, &o.nprocs) != 0)
+                return tool_usage_error("probe: invalid process counts '%s' (expected up to %d "
+                                        "different integers in [2, %d], comma-separated)",
+                                        v, COST_MAX_PROCS, MAX_PROCS_VALUE);
+            for (size_t k = 0; k < o.nprocs; k++)
+                o.procs[k] = (int)list[k];
+            procs_given = 1;
+        } else if ((v = value_of(argc, argv, &i, "--sizes", &missing)) != NULL) {
+            if (parse_list(v, 2, PROBE_MAX_BYTES, 1, o.sizes, COST_MAX_SIZES, &o.nsizes) != 0 ||
+                o.nsizes < 2)
+                return tool_usage_error("probe: invalid sizes '%s' (expected 2 to %d different "
+                                        "even byte counts in [2, %ld], comma-separated)",
+                                        v, COST_MAX_SIZES, PROBE_MAX_BYTES);
+            sizes_given = 1;
+        } else if (missing) {
+            return tool_usage_error("probe: option '%s' needs a value", arg);
+        } else if (arg[0] == '-') {
+            return tool_usage_error("probe: unknown option '%s' (try 'polybsp probe --help')", arg);
+        } else {
+            return tool_usage_error("probe: unexpected argument '%s' (try 'polybsp probe --help')",
+                                    arg);
+        }
+    }
+    if (!procs_given)
+        default_procs(&o);
+    if (!sizes_given) {
+        const long *sizes = o.quick ? probe_quick_sizes : probe_default_sizes;
+        o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
+        memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
+    }
+    int status = check_output(o.output);
+    if (status != 0)
+        return status;
+
+    struct progress pr = {.tty = isatty(STDERR_FILENO), .shown = -1};
+    o.progress = show_progress;
+    o.ctx = &pr;
+    bsp_init(probe_spmd, argc, argv);
+    char err[512];
+    if (probe_run(&o, stdout, err, sizeof err) != 0) {
+        fprintf(stderr, "polybsp: probe: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
