@@ -4,8 +4,9 @@
 # need (clang and its sanitizer runtimes).
 set -euo pipefail
 
+# iproute2 and procps: the MPI tests make network namespaces and find ranks to kill.
 packages=(build-essential cmake pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin
-    libfftw3-dev libjansson-dev)
+    libfftw3-dev libjansson-dev iproute2 procps)
 if [[ ${1:-} == --ci ]]; then
     packages+=(clang libclang-rt-14-dev)
 fi
