@@ -9,6 +9,7 @@
 #define POLYBSP_POLYBSP_H
 
 #include "bsp.h"
+#include "polybsp_coll.h"
 
 #ifdef __cplusplus
 extern "C" {

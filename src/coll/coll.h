@@ -7,9 +7,9 @@
  *    with the same root and size), then one or more coll_step, then coll_end.
  *    Each coll_step is one superstep of the current group: the caller has issued
  *    its coll puts, and names the buffer where other members' puts to it land.
- *  - The internal algorithms (coll_bcast_run, coll_reduce_tree) run inside a
- *    collective already begun, so families can compose them (allreduce = reduce
- *    then broadcast) under one announcement and one trace label.
+ *  - coll_bcast_run runs inside a collective already begun, so other families
+ *    can use it (allreduce = reduce then broadcast) under one announcement and
+ *    one trace label.
  *  - Every algorithm's number of supersteps depends only on the group size,
  *    nbytes and the algorithm, which all members share; so all members sync the
  *    same number of times. Combine functions are applied in increasing pid order
@@ -40,7 +40,7 @@ void coll_end(core_proc *p);
 static inline int coll_ceil_log2(int n)
 {
     int d = 0;
-    while ((1L << d) < n)
+    while ((1LL << d) < n)
         d++;
     return d;
 }
@@ -50,11 +50,5 @@ bsp_bcast_alg coll_bcast_choose(int nprocs, size_t n);
 /* Broadcast buf[0, n) from root (alg != AUTO). */
 void coll_bcast_run(core_proc *p, const char *call, bsp_bcast_alg alg, int root, void *buf,
                     size_t n);
-/* Reduction to root along a binomial tree of contiguous pid ranges, in
- * ceil(log2 P) supersteps (at least one). scratch_dst: dst is valid on every
- * process and may be used as the accumulator (allreduce); otherwise only the
- * root's dst is touched. */
-void coll_reduce_tree(core_proc *p, const char *call, int root, const void *src, void *dst,
-                      size_t n, bsp_combine_fn fn, int scratch_dst);
 
 #endif

@@ -11,9 +11,9 @@
 #include "api/api.h"
 #include "core/core_error.h"
 
-/* From this many bytes per process on, AUTO prefers the two-phase algorithm
- * (P > 2); see coll_bcast_choose. */
-enum { COLL_BCAST_TWOPHASE_MIN = 4096 };
+/* AUTO sends directly while the root's h, (P-1)*n, stays at or below this many
+ * bytes; see coll_bcast_choose. */
+enum { COLL_BCAST_DIRECT_MAX = 4 << 20 };
 
 /* Binomial tree: in superstep t, the 2^t ranks that hold the data send it 2^t on. */
 static int binomial_dest(int nprocs, int v, int t)
@@ -68,13 +68,16 @@ static void direct_bcast(core_proc *p, const char *call, int root, void *buf, si
 static void tree_bcast(core_proc *p, const char *call, bsp_bcast_alg alg, int root, void *buf,
                        size_t n)
 {
-    int nprocs = p->ctx->nprocs;
-    int v = (p->ctx->pid - root + nprocs) % nprocs;
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    /* Rank <-> pid without forming pid + nprocs, which could overflow. */
+    int v = me >= root ? me - root : me + (nprocs - root);
     int steps = alg == BSP_BCAST_ROOTP ? rootp_steps(nprocs) : coll_ceil_log2(nprocs);
     for (int t = 0; t < steps; t++) {
         int d = alg == BSP_BCAST_ROOTP ? rootp_dest(nprocs, v, t) : binomial_dest(nprocs, v, t);
-        if (d >= 0)
-            core_coll_put(p, call, (d + root) % nprocs, buf, 0, n);
+        if (d >= 0) {
+            int to = d < nprocs - root ? d + root : d - (nprocs - root);
+            core_coll_put(p, call, to, buf, 0, n);
+        }
         coll_step(p, buf, n);
     }
 }
@@ -103,14 +106,16 @@ static void twophase_bcast(core_proc *p, const char *call, int root, void *buf, 
     coll_step(p, buf, n);
 }
 
-/* Measured on the threads engine (docs/collectives.md): the binomial tree's
- * ceil(log2 P) whole copies lose to the two-phase algorithm's two n-byte
- * exchanges once the copying outweighs the P-1 extra messages per process. */
+/* Measured on the threads engine (docs/collectives.md): one superstep beats
+ * every tree until the root's serial copying of (P-1)*n bytes outweighs the
+ * second superstep of the two-phase algorithm, whose h is about 2n for any P.
+ * BINOMIAL (ceil(log2 P) supersteps of n) never beats TWOPHASE for P >= 3, and
+ * ROOTP is for machines whose small clusters sync faster. */
 bsp_bcast_alg coll_bcast_choose(int nprocs, size_t n)
 {
-    if (nprocs <= 2)
-        return BSP_BCAST_BINOMIAL;
-    return n >= COLL_BCAST_TWOPHASE_MIN * (size_t)nprocs ? BSP_BCAST_TWOPHASE : BSP_BCAST_BINOMIAL;
+    if (nprocs <= 2 || n <= COLL_BCAST_DIRECT_MAX / (size_t)(nprocs - 1))
+        return BSP_BCAST_DIRECT;
+    return BSP_BCAST_TWOPHASE;
 }
 
 void coll_bcast_run(core_proc *p, const char *call, bsp_bcast_alg alg, int root, void *buf,

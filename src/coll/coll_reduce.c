@@ -4,8 +4,9 @@
  * every process that needs it, combined there in pid order; h = (P-1)*n at the
  * busiest process, so it is used while (P-1)*n is small. Tree: ceil(log2 P)
  * supersteps of h = n, combining contiguous pid ranges so that a non-commutative
- * operator still sees its operands in pid order. The combine function must not
- * be split: it sees whole nbytes vectors, since their element size is unknown.
+ * operator still sees its operands in pid order. Allreduce beyond its direct
+ * range is a reduce to pid 0 followed by a broadcast. Vectors are never split:
+ * the combine function sees whole nbytes, since the element size is unknown.
  */
 #include "coll/coll.h"
 
@@ -14,11 +15,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The direct shape while (P-1)*n stays at or below this many bytes; see
- * docs/collectives.md for the measurements. */
-enum { COLL_DIRECT_MAX = 16384 };
+/* The direct shape while (P-1)*n, the busiest process's h, stays at or below
+ * these many bytes (measured on the threads engine, docs/collectives.md). A
+ * direct allreduce makes every process fold all P operands, so it loses to
+ * reduce + broadcast early; a direct reduce folds them once, at the root. */
+enum {
+    COLL_REDUCE_DIRECT_MAX = 4 << 20,
+    COLL_ALLREDUCE_DIRECT_MAX = 16 << 10,
+    COLL_SCAN_DIRECT_MAX = 256 << 10
+};
 
-static int use_direct(int nprocs, size_t n) { return n <= COLL_DIRECT_MAX / (size_t)nprocs; }
+static int use_direct(int nprocs, size_t n, size_t max)
+{
+    return nprocs == 1 || n <= max / (size_t)(nprocs - 1);
+}
 
 /* Combine the P blocks of n bytes in land into dst, in pid order. */
 static void combine_blocks(void *dst, const char *land, int nblocks, size_t n, bsp_combine_fn fn)
@@ -49,8 +59,8 @@ static void reduce_direct(core_proc *p, const char *call, int root, const void *
  * value sits at its representative: the root if the block holds it, else its
  * lowest pid. The representative of one half sends to the other's, which
  * combines lower half (+) upper half. */
-void coll_reduce_tree(core_proc *p, const char *call, int root, const void *src, void *dst,
-                      size_t n, bsp_combine_fn fn, int scratch_dst)
+static void reduce_tree(core_proc *p, const char *call, int root, const void *src, void *dst,
+                        size_t n, bsp_combine_fn fn, int scratch_dst)
 {
     int nprocs = p->ctx->nprocs, me = p->ctx->pid;
     int steps = coll_ceil_log2(nprocs);
@@ -59,12 +69,13 @@ void coll_reduce_tree(core_proc *p, const char *call, int root, const void *src,
     const char *cur = src;
     int sent = 0;
     for (int t = 0; t < steps || t == 0; t++) {
-        int half = 1 << t, base = me & ~(2 * half - 1), mid = base + half;
+        /* long: with P near INT_MAX, base + 2*half would overflow an int. */
+        long long half = 1LL << t, base = me & ~(2 * half - 1), mid = base + half;
         int to = -1, lower = 0;
         if (!sent && mid < nprocs) {
             int root_up = root >= mid && root < base + 2 * half;
-            int rep_lo = root >= base && root < mid ? root : base;
-            int rep_up = root_up ? root : mid;
+            int rep_lo = root >= base && root < mid ? root : (int)base;
+            int rep_up = root_up ? root : (int)mid;
             to = root_up ? rep_up : rep_lo;
             lower = !root_up;
             if (me == (root_up ? rep_lo : rep_up)) {
@@ -93,6 +104,17 @@ void coll_reduce_tree(core_proc *p, const char *call, int root, const void *src,
     free(land);
 }
 
+/* Reduction to root; scratch_dst: dst is valid on every process and may serve
+ * as the accumulator (allreduce), otherwise only the root's dst is touched. */
+static void reduce_run(core_proc *p, const char *call, int root, const void *src, void *dst,
+                       size_t n, bsp_combine_fn fn, int scratch_dst)
+{
+    if (use_direct(p->ctx->nprocs, n, COLL_REDUCE_DIRECT_MAX))
+        reduce_direct(p, call, root, src, dst, n, fn);
+    else
+        reduce_tree(p, call, root, src, dst, n, fn, scratch_dst);
+}
+
 void bsp_reduce(int root, const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
 {
     static const char call[] = "bsp_reduce";
@@ -105,10 +127,8 @@ void bsp_reduce(int root, const void *src, void *dst, size_t nbytes, bsp_combine
     coll_begin(p, CORE_KIND_REDUCE, root, nbytes);
     if (!nbytes)
         coll_step(p, NULL, 0);
-    else if (use_direct(p->ctx->nprocs, nbytes))
-        reduce_direct(p, call, root, src, dst, nbytes, fn);
     else
-        coll_reduce_tree(p, call, root, src, dst, nbytes, fn, 0);
+        reduce_run(p, call, root, src, dst, nbytes, fn, 0);
     coll_end(p);
 }
 
@@ -137,10 +157,10 @@ void bsp_allreduce(const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
     coll_begin(p, CORE_KIND_ALLREDUCE, -1, nbytes);
     if (!nbytes) {
         coll_step(p, NULL, 0);
-    } else if (use_direct(nprocs, nbytes)) {
+    } else if (use_direct(nprocs, nbytes, COLL_ALLREDUCE_DIRECT_MAX)) {
         allreduce_direct(p, call, src, dst, nbytes, fn);
     } else {
-        coll_reduce_tree(p, call, 0, src, dst, nbytes, fn, 1);
+        reduce_run(p, call, 0, src, dst, nbytes, fn, 1);
         coll_bcast_run(p, call, coll_bcast_choose(nprocs, nbytes), 0, dst, nbytes);
     }
     coll_end(p);
@@ -171,10 +191,10 @@ static void scan_doubling(core_proc *p, const char *call, const void *src, void 
     char *bufs[2] = {coll_alloc(n), coll_alloc(n)};
     const char *cur = src;
     for (int t = 0; t < steps || t == 0; t++) {
-        int d = 1 << t;
+        long long d = 1LL << t;
         char *land = cur == bufs[0] ? bufs[1] : bufs[0];
         if (me + d < nprocs)
-            core_coll_put(p, call, me + d, cur, 0, n);
+            core_coll_put(p, call, (int)(me + d), cur, 0, n);
         coll_step(p, land, n);
         if (me >= d && d < nprocs) {
             fn(land, cur, n);
@@ -197,7 +217,7 @@ void bsp_scan(const void *src, void *dst, size_t nbytes, bsp_combine_fn fn)
     coll_begin(p, CORE_KIND_SCAN, -1, nbytes);
     if (!nbytes)
         coll_step(p, NULL, 0);
-    else if (use_direct(p->ctx->nprocs, nbytes))
+    else if (use_direct(p->ctx->nprocs, nbytes, COLL_SCAN_DIRECT_MAX))
         scan_direct(p, call, src, dst, nbytes, fn);
     else
         scan_doubling(p, call, src, dst, nbytes, fn);
