@@ -11,6 +11,10 @@
 #include <unistd.h>
 
 #define EPOCH_MASK (UINT_MAX >> THR_BARRIER_BITS)
+/* A waiter first spins on the flag alone (the partner is usually microseconds
+ * away); past this many rounds it yields the core in each round, so that on a
+ * machine shared with other work the thread it waits for can run. */
+#define PURE_SPINS 256
 #define BITS_MASK ((1u << THR_BARRIER_BITS) - 1)
 
 static inline void cpu_relax(void)
@@ -76,7 +80,10 @@ static unsigned flag_wait(const thr_barrier *b, thr_flag *f, unsigned epoch)
         w = atomic_load_explicit(&f->word, memory_order_acquire);
         if ((w >> THR_BARRIER_BITS) == epoch)
             return w & BITS_MASK;
-        cpu_relax();
+        if (i < PURE_SPINS)
+            cpu_relax();
+        else
+            sched_yield();
     }
     atomic_store_explicit(&f->sleeping, 1, memory_order_seq_cst);
     while (((w = atomic_load_explicit(&f->word, memory_order_seq_cst)) >> THR_BARRIER_BITS) !=
@@ -118,7 +125,7 @@ static unsigned central_wait(thr_barrier *b, unsigned bits)
     for (unsigned i = 0; i < b->spins; i++) {
         if (atomic_load_explicit(&b->generation, memory_order_acquire) != gen)
             return b->result;
-        if (b->yield)
+        if (b->yield || i >= PURE_SPINS)
             sched_yield();
         else
             cpu_relax();
