@@ -35,7 +35,6 @@ typedef struct probe_stat {
 typedef struct probe_data {
     size_t nprocs;
     const int *procs; /* the P values, ascending */
-    int cores;
     size_t nsizes;
     const long *sizes; /* the h-relation sizes (@ = sum), ascending */
     size_t ncells;

@@ -7,6 +7,7 @@
  */
 #include "probe/probe_analyse.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -41,6 +42,13 @@ static void end_row(FILE *f, row *r)
     r->n = 0;
 }
 
+/* A percentage in at most 8 characters: on a busy machine the spread reaches millions. */
+static const char *percent(char buf[16], double v)
+{
+    snprintf(buf, 16, fabs(v) < 1e5 ? "%.2f" : "%.2E", v);
+    return buf;
+}
+
 static void add_procs(row *r, const probe_data *d)
 {
     for (size_t p = 0; p < d->nprocs; p++)
@@ -68,9 +76,11 @@ static void pattern_tables(FILE *f, const probe_data *d, const probe_summary *s,
     end_row(f, &r);
     for (size_t k = 0; k < d->nsizes; k++) {
         add(&r, "%-12.0f", fit[0]->h[k]);
-        for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            add(&r, "  %-11.3E %8.2f %8.2f", fit[prim]->time[k], fit[prim]->maxerr[k],
-                s->spread[prim][pat][k]);
+        for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+            char e[16], sp[16];
+            add(&r, "  %-11.3E %8s %8s", fit[prim]->time[k], percent(e, fit[prim]->maxerr[k]),
+                percent(sp, s->spread[prim][pat][k]));
+        }
         end_row(f, &r);
     }
     fprintf(f, "\nTable %s.2  Values of g_%s and L_%s (seconds per byte, seconds)\n\n",
@@ -107,8 +117,11 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
     end_row(f, &r);
     for (size_t k = 0; k < d->nsizes; k++) {
         add(&r, "%-12ld", d->sizes[k]);
-        for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            add(&r, "  %-8.2f %-8.2f", s->overall[prim].averr[k], s->overall[prim].maxerr[k]);
+        for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+            char av[16], mx[16];
+            add(&r, "  %-8s %-8s", percent(av, s->overall[prim].averr[k]),
+                percent(mx, s->overall[prim].maxerr[k]));
+        }
         end_row(f, &r);
     }
     fprintf(f, "\nTable 12  The values of g and L (least squares of T_average(h), @ = %s)\n\n",
@@ -128,8 +141,10 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
     static const char *const label[2] = {"residual, @ = max, %", "residual, @ = sum, %"};
     for (int o = 1; o >= 0; o--) {
         add(&r, "%-22s", label[o]);
-        for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-            add(&r, "  %-14.2f", s->overall[prim].residual[o]);
+        for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+            char res[16];
+            add(&r, "  %-14s", percent(res, s->overall[prim].residual[o]));
+        }
         end_row(f, &r);
     }
     fprintf(f, "\n");

@@ -318,7 +318,6 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
 
     probe_data d = {.nprocs = o->nprocs,
                     .procs = o->procs,
-                    .cores = o->cores,
                     .nsizes = o->nsizes,
                     .sizes = o->sizes,
                     .ncells = ncells,

@@ -11,6 +11,7 @@
 
 #include "cost/cost_json.h"
 #include "cost/cost_model.h"
+#include "cost/cost_tree.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -32,8 +33,14 @@ const char cmd_predict_help[] =
     "  --model MODEL      bsp      W + g*h + L per superstep\n"
     "                     bspstar  W + g*(s + h*B) + L (BSP*, critical block size B)\n"
     "                     ebsp     no barrier: each process waits for its in-partners\n"
-    "                     all      every model the machine file has parameters for\n"
-    "                     (the default; repeat --model to choose several)\n"
+    "                     dbsp     D-BSP: W + g_i*h + L_i for a superstep at level i;\n"
+    "                              the parts of a partition run independently\n"
+    "                     ccm      Collective Computing Model: W + T_f(P,h) per\n"
+    "                              collective, T_partition + slowest part + T_rejoin\n"
+    "                              per partition, BSP for plain supersteps\n"
+    "                     all      every model (the default; repeat --model to choose\n"
+    "                              several); D-BSP and CCM say n/a when the machine\n"
+    "                              file lacks their parameters\n"
     "  --per-step         one column per superstep, then the total\n"
     "  --format FORMAT    table (default), csv or json\n"
     "  --work WORK        measured: W is the measured local time w (default);\n"
@@ -43,10 +50,11 @@ const char cmd_predict_help[] =
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
     "docs/formats.md the files. Bad usage or input exits with status 2.\n";
 
-enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, NMODELS };
+enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, MODEL_DBSP, MODEL_CCM, NMODELS };
 enum { COLUMNS_PER_BLOCK = 6 };
-static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP};
-static const char *const model_labels[NMODELS] = {"BSP", "BSP*", "EBSP"};
+static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP, COST_DBSP,
+                                                     COST_CCM};
+static const char *const model_labels[NMODELS] = {"BSP", "BSP*", "EBSP", "D-BSP", "CCM"};
 
 typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } out_format;
 
@@ -58,9 +66,12 @@ typedef struct options {
     out_format format;
 } options;
 
-/* REAL and every evaluated model, per superstep and in total. */
+/* REAL and every evaluated model, per superstep and in total. A model that
+ * `all` asked for but cannot be evaluated has a column that says n/a, and
+ * unavailable[k] says why. */
 typedef struct results {
     int have[NMODELS];
+    char unavailable[NMODELS][4096 + 512];
     double *real, *model[NMODELS]; /* nsteps each */
     double real_total, model_total[NMODELS];
 } results;
@@ -95,8 +106,8 @@ static int choose_model(options *o, const char *name)
             return 0;
         }
     }
-    return tool_usage_error("predict: unknown model '%s' (expected bsp, bspstar, ebsp or all)",
-                            name);
+    return tool_usage_error(
+        "predict: unknown model '%s' (expected bsp, bspstar, ebsp, dbsp, ccm or all)", name);
 }
 
 /* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
@@ -152,30 +163,36 @@ static int parse_args(int argc, char **argv, options *o)
 }
 
 /* Refuses what the chosen models and --work need but the files lack. `all`
- * quietly skips BSP* on a machine without its parameters; asking for it does not. */
+ * quietly skips BSP* on a machine without its parameters, and shows D-BSP and
+ * CCM as n/a with the reason; asking for one of them by name is an error. */
 static int check_inputs(const options *o, const cost_trace *t, const cost_machine *m, results *r)
 {
-    for (int k = 0; k < NMODELS; k++)
+    for (int k = 0; k < NMODELS; k++) {
         r->have[k] = o->want[k] || o->all;
-    if (!(m->gstar > 0)) {
-        if (o->want[MODEL_BSPSTAR])
-            return tool_usage_error("predict: %s: field 'bspstar': missing (needed by --model "
-                                    "bspstar)",
-                                    o->machine);
-        r->have[MODEL_BSPSTAR] = 0;
+        if (!r->have[k] || cost_model_check(model_kinds[k], t, m, o->trace, o->machine,
+                                            r->unavailable[k], sizeof r->unavailable[k]) == 0) {
+            r->unavailable[k][0] = '\0';
+            continue;
+        }
+        if (o->want[k])
+            return tool_usage_error("predict: %s", r->unavailable[k]);
+        if (k == MODEL_BSPSTAR)
+            r->have[k] = 0;
     }
     if (!o->use_ops)
         return 0;
     if (!(m->rate > 0))
         return tool_usage_error(
             "predict: %s: field 'rate.ops_per_second': missing (needed by --work ops)", o->machine);
-    size_t n = (size_t)t->nsteps * (size_t)t->nprocs;
+    size_t n = t->start[t->nprocs];
     for (size_t i = 0; i < n; i++)
         if (t->recs[i].ops >= 0)
             return 0;
     return tool_usage_error("predict: %s: no record declares 'ops' (needed by --work ops)",
                             o->trace);
 }
+
+static int available(const results *r, int k) { return r->have[k] && !r->unavailable[k][0]; }
 
 static int evaluate(const options *o, const cost_trace *t, const cost_machine *m, results *r)
 {
@@ -185,7 +202,7 @@ static int evaluate(const options *o, const cost_trace *t, const cost_machine *m
         return -1;
     r->real_total = cost_predict(COST_REAL, t, m, o->use_ops, r->real);
     for (int k = 0; k < NMODELS; k++) {
-        if (!r->have[k])
+        if (!available(r, k))
             continue;
         r->model[k] = malloc(n * sizeof *r->model[k]);
         if (r->model[k] == NULL)
@@ -196,6 +213,19 @@ static int evaluate(const options *o, const cost_trace *t, const cost_machine *m
 }
 
 /* ---- table ---- */
+
+/* The divisions of the trace and the deepest level their parts reach. */
+static void count_divisions(const cost_group *g, int depth, unsigned long *n, int *deepest)
+{
+    for (size_t i = 0; i < g->nitems; i++) {
+        const cost_item *it = &g->items[i];
+        *n += it->nparts > 0;
+        if (it->nparts > 0 && depth + 1 > *deepest)
+            *deepest = depth + 1;
+        for (size_t k = 0; k < it->nparts; k++)
+            count_divisions(&it->parts[k], depth + 1, n, deepest);
+    }
+}
 
 static void describe_run(const cost_trace *t)
 {
@@ -212,6 +242,14 @@ static void describe_run(const cost_trace *t)
     if (t->dropped > 0)
         printf("dropped     %lu later step%s that only some processes recorded\n", t->dropped,
                t->dropped == 1 ? "" : "s");
+    unsigned long ndiv = 0;
+    int deepest = 0;
+    count_divisions(t->root, 0, &ndiv, &deepest);
+    if (ndiv > 0)
+        printf("divisions   %lu (parts down to level %d)\n", ndiv, deepest);
+    if (!t->same_start)
+        printf("note        the processes started tracing at different supersteps: column k "
+               "is each one's k-th traced superstep\n");
 }
 
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
@@ -229,6 +267,16 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
            m->h_sum ? "in + out" : "max(in, out)");
     if (m->gstar > 0)
         printf("BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
+    for (size_t i = 0; i < m->nlevels; i++)
+        printf("%-12slevel %d, clusters of %d: g = %.4g s/byte, L = %.4g s\n",
+               i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
+               m->levels[i].L);
+    if (m->has_ccm) {
+        printf("CCM         T(P,h) = a + b*ceil(log2 P) + c*h for");
+        for (size_t i = 0; i < m->ncoll; i++)
+            printf(" %s,", m->coll[i].name);
+        printf(" partition, rejoin\n");
+    }
     if (o->use_ops)
         printf("work        declared operations at %.4g per second (w where none are "
                "declared)\n",
@@ -242,6 +290,15 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                m->engine);
     if (o->all && !r->have[MODEL_BSPSTAR])
         printf("note        BSP* left out: the machine file has no 'bspstar' parameters\n");
+    for (int k = 0; k < NMODELS; k++)
+        if (r->have[k] && r->unavailable[k][0])
+            printf("note        %s n/a: %s\n", model_labels[k], r->unavailable[k]);
+    unsigned long ndiv = 0;
+    int deepest = 0;
+    count_divisions(t->root, 0, &ndiv, &deepest);
+    if (ndiv > 0 && (r->have[MODEL_BSP] || r->have[MODEL_BSPSTAR] || r->have[MODEL_EBSP]))
+        printf("note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
+               "superstep of all processes, D-BSP and CCM follow the groups\n");
 }
 
 static void print_cell(double v, int is_error)
@@ -272,6 +329,15 @@ static void print_block(const cost_trace *t, const results *r, size_t from, size
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
+        if (!available(r, k)) {
+            for (int row = 0; row < 2; row++) {
+                printf("%-10s", row == 0 ? model_labels[k] : "ERROR");
+                for (size_t c = from; c < to; c++)
+                    printf(" %12s", "n/a");
+                printf("\n");
+            }
+            continue;
+        }
         printf("%-10s", model_labels[k]);
         for (size_t c = from; c < to; c++)
             print_cell(c == n ? r->model_total[k] : r->model[k][c], 0);
@@ -302,7 +368,9 @@ static void print_table(const options *o, const cost_trace *t, const cost_machin
 
 /* CSV and JSON are for programs: each number is the shortest text that reads
  * back as the same double, and where there is no number (ERROR when REAL is 0)
- * CSV has an empty field and JSON null. */
+ * CSV has an empty field and JSON null. A model that is n/a says so in CSV, so
+ * that it cannot be mistaken for a missing ERROR; JSON has null and the reason
+ * in "unavailable". */
 static void csv_num(double v)
 {
     if (!isnan(v))
@@ -326,6 +394,10 @@ static void print_csv_row(const results *r, size_t c, size_t n)
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
+        if (!available(r, k)) {
+            printf(",n/a,n/a");
+            continue;
+        }
         double model = column_model(r, k, c, n);
         printf(",");
         csv_num(model);
@@ -371,7 +443,7 @@ static void json_column(const results *r, size_t c, size_t n)
         if (!r->have[k])
             continue;
         const char *name = cost_model_name(model_kinds[k]);
-        double model = column_model(r, k, c, n);
+        double model = available(r, k) ? column_model(r, k, c, n) : NAN;
         printf(", \"%s\": ", name);
         cost_jput_num(stdout, model);
         printf(", \"%s_error\": ", name);
@@ -401,7 +473,17 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
             sep = ", ";
         }
     }
-    printf("],\n  \"total\": {");
+    printf("],\n  \"unavailable\": {");
+    sep = "";
+    for (int k = 0; k < NMODELS; k++) {
+        if (r->have[k] && r->unavailable[k][0]) {
+            printf("%s\"%s\": ", sep, cost_model_name(model_kinds[k]));
+            if (cost_jput_str(stdout, r->unavailable[k], sizeof r->unavailable[k]) < 0)
+                printf("null");
+            sep = ", ";
+        }
+    }
+    printf("},\n  \"total\": {");
     json_column(r, t->nsteps, t->nsteps);
     if (o->per_step) {
         printf(",\n  \"steps\": [");

@@ -1,0 +1,100 @@
+/* check_machine FILE PROCS [ABSENT...] — a machine file as `polybsp probe` must write it.
+ *
+ * Reads FILE with cost_machine_read (which validates the format) and checks what
+ * a probe run promises: the P values of PROCS (comma-separated), oversubscribed
+ * exactly when one of them exceeds the cores, g > 0 and L finite, every pattern
+ * fitted for bsp_put and bsp_hpput with positive times and finite errors, table
+ * 11, BSP* and the rate. A pattern named in ABSENT ("hpput.exchange") may be
+ * missing: the probe leaves out a fit that noise tilted to g <= 0, and says so.
+ * Exit status 0, or 1 after naming every failed check.
+ */
+#include "cost/cost_machine.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                        \
+        }                                                                                          \
+    } while (0)
+
+static int listed(const char *prim, int pat, char **absent, int nabsent)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", prim, cost_pattern_name((cost_pattern)pat));
+    for (int i = 0; i < nabsent; i++)
+        if (strcmp(absent[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+static void check_patterns(const char *prim, const cost_pattern_fit *fits, char **absent,
+                           int nabsent)
+{
+    for (int pat = 0; pat < COST_NPATTERNS; pat++) {
+        const cost_pattern_fit *f = &fits[pat];
+        if (!f->measured && listed(prim, pat, absent, nabsent))
+            continue;
+        CHECK(f->measured);
+        CHECK(isfinite(f->g) && isfinite(f->L));
+        CHECK(f->nsizes >= 2);
+        for (size_t k = 0; k < f->nsizes; k++) {
+            CHECK(f->h[k] > 0 && (k == 0 || f->h[k] > f->h[k - 1]));
+            CHECK(f->time[k] > 0 && isfinite(f->time[k]));
+            CHECK(f->maxerr[k] >= 0 && isfinite(f->maxerr[k]));
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: check_machine FILE PROCS [ABSENT...]\n");
+        return 2;
+    }
+    cost_machine m;
+    char err[512];
+    if (cost_machine_read(argv[1], &m, err, sizeof err) != 0) {
+        fprintf(stderr, "FAIL: %s\n", err);
+        return 1;
+    }
+    CHECK(m.version == COST_MACHINE_VERSION);
+    CHECK(strcmp(m.engine, "threads") == 0);
+    CHECK(m.host[0] != '\0' && m.date[0] != '\0');
+    CHECK(m.cores >= 1);
+    size_t n = 0;
+    int most = 0;
+    for (char *p = argv[2], *end; *p != '\0'; p = *end ? end + 1 : end, n++) {
+        long P = strtol(p, &end, 10);
+        CHECK(n < m.nprocs && m.procs[n] == P);
+        most = P > most ? (int)P : most;
+    }
+    CHECK(m.nprocs == n);
+    CHECK(m.oversubscribed == (most > m.cores));
+    CHECK(m.g > 0 && isfinite(m.g));
+    CHECK(isfinite(m.L));
+    check_patterns("put", m.put, argv + 3, argc - 3);
+    check_patterns("hpput", m.hpput, argv + 3, argc - 3);
+    CHECK(m.nsizes == m.put[COST_PINGPONG].nsizes);
+    for (size_t k = 0; k < m.nsizes; k++) {
+        CHECK(m.t11_averr[k] >= 0 && isfinite(m.t11_averr[k]));
+        CHECK(m.t11_maxerr[k] >= m.t11_averr[k] * (1 - 1e-9) && isfinite(m.t11_maxerr[k]));
+    }
+    CHECK(m.gstar > 0 && isfinite(m.gstar));
+    CHECK(m.B >= 0 && isfinite(m.B));
+    CHECK(m.rate > 0 && isfinite(m.rate));
+    CHECK(m.spread >= 0 && isfinite(m.spread));
+    if (failures) {
+        fprintf(stderr, "%s: %d failures\n", argv[1], failures);
+        return 1;
+    }
+    printf("check_machine: %s OK\n", argv[1]);
+    return 0;
+}

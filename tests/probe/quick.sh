@@ -1,0 +1,43 @@
+#!/bin/sh
+# quick.sh TOOL CHECKER OUT P... — `polybsp probe --quick` end to end at the given P.
+#
+# Runs the probe, checks that it exits 0, prints every table of the paper and
+# the machine file's name, reports progress as plain lines (stderr is not a
+# terminal here), and that check_machine accepts the file it wrote (where a
+# pattern may be missing only if the probe said why).
+set -u
+tool=$1
+checker=$2
+out=$3
+shift 3
+procs=$(echo "$*" | tr ' ' ',')
+rm -f "$out" "$out.stdout" "$out.stderr"
+
+"$tool" probe --quick --budget 5 --procs "$procs" -o "$out" >"$out.stdout" 2>"$out.stderr"
+status=$?
+fail=0
+if [ "$status" -ne 0 ]; then
+    echo "FAIL: polybsp probe exited with status $status"
+    fail=1
+fi
+for text in "Table E.1" "Table E.2" "Table PP.1" "Table PP.2" "Table OA.1" "Table OA.2" \
+    "Table AO.1" "Table AO.2" "Table AA.1" "Table AA.2" "Table 11" "Table 12" \
+    "bsp_put" "bsp_hpput" "BSP*" "rate" "noise" "written to $out"; do
+    if ! grep -qF -- "$text" "$out.stdout"; then
+        echo "FAIL: stdout lacks: $text"
+        fail=1
+    fi
+done
+if ! grep -q '^polybsp probe: .*%' "$out.stderr" || grep -q "$(printf '\r')" "$out.stderr"; then
+    echo "FAIL: stderr is not plain progress lines"
+    fail=1
+fi
+if [ "$fail" = 1 ]; then
+    echo "--- stdout:"; cat "$out.stdout"
+    echo "--- stderr:"; cat "$out.stderr"
+    exit 1
+fi
+# Fits the probe reported as noise-dominated (a busy machine) may be absent.
+absent=$(sed -n 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' "$out.stdout")
+# shellcheck disable=SC2086
+exec "$checker" "$out" "$procs" $absent
