@@ -37,7 +37,7 @@ static char *group_path(const core_proc *p)
     s[at] = '\0';
     for (const core_ctx *c = p->ctx; c->parent; c = c->parent) {
         char num[12];
-        int n = snprintf(num, sizeof num, "%s%d", c == p->ctx ? "" : "/", c->part);
+        int n = snprintf(num, sizeof num, c == p->ctx ? "%d" : "%d/", c->part);
         at -= (size_t)n;
         memcpy(s + at, num, (size_t)n);
     }

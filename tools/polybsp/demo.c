@@ -1,0 +1,337 @@
+/* demo.c — `polybsp demo`: what polybsp is for, in under three minutes.
+ *
+ * Contract: calibrates this machine (a short probe), fits the constants of the
+ * divide-and-conquer FFT's cost formula (table 13 of paper 000), runs that FFT at
+ * P = 1, 2, 4, 8 on two sizes with tracing, and prints the table 14 layout: the
+ * REAL time of the traced transform against the time each cost model predicts
+ * from the trace and the machine file (BSP, EBSP, CCM), plus the paper's closed
+ * formula (3) from the fitted constants; then one line naming the closest model.
+ * Files (machine file, traces, constants) go to a temporary directory, removed at
+ * the end unless --keep DIR names one to keep them in. Bad options: one line,
+ * status 2; a step that fails: one line, status 1.
+ */
+#define _DEFAULT_SOURCE /* realpath, mkdtemp */
+#include "tool.h"
+
+#include "cost/cost_machine.h"
+#include "cost/cost_model.h"
+#include "cost/cost_trace.h"
+#include "fft_calib.h"
+#include "fft_dc.h"
+#include "fft_util.h"
+#include "probe/probe.h"
+#include "probe/probe_measure.h"
+
+#include <bsp.h>
+#include <polybsp.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_demo_help[] =
+    "usage: polybsp demo [--budget SECONDS] [--quick] [--keep DIR]\n"
+    "\n"
+    "Shows what polybsp is for: it calibrates this machine (a short `polybsp probe`),\n"
+    "fits the constants of a parallel FFT's cost formula, runs the divide-and-conquer\n"
+    "FFT of the Collective Computing Model (bsp_par on halves of the group) at\n"
+    "P = 1, 2, 4, 8 with tracing, and prints, as table 14 of Rodriguez et al., the\n"
+    "real time against the prediction of each cost model and its error.\n"
+    "\n"
+    "options:\n"
+    "  --budget SECONDS   time for the probe (default 30)\n"
+    "  --quick            small sizes and a tiny probe, for tests (a few seconds)\n"
+    "  --keep DIR         keep the machine file, the traces and the FFT constants in\n"
+    "                     DIR (created if missing) instead of a temporary directory\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "docs/demo.md explains every line of the output.\n";
+
+enum { NPROCS = 4, MAX_SIZES = 2 };
+static const int demo_procs[NPROCS] = {1, 2, 4, 8};
+
+/* The models of the table; the closed formula is computed here. */
+static const struct {
+    cost_model_kind kind;
+    const char *name;
+} models[] = {{COST_BSP, "BSP"}, {COST_EBSP, "EBSP"}, {COST_CCM, "CCM"}};
+enum { NMODELS = sizeof models / sizeof models[0] };
+
+/* One FFT run, handed to the SPMD function through globals (the threads engine
+ * shares memory; the tool never runs on MPI). */
+static struct {
+    long n;
+    int procs;
+} job;
+
+static void fft_spmd(void)
+{
+    bsp_begin(job.procs);
+    long n = job.n;
+    fftw_complex *x = fftw_malloc((size_t)n * sizeof *x);
+    fftw_complex *y = fftw_malloc((size_t)n * sizeof *y);
+    if (!x || !y)
+        bsp_abort("demo: out of memory for an FFT of %ld elements", n);
+    fft_dc *plan = fft_dc_create(n, FFT_FORWARD, FFTW_ESTIMATE, x, y);
+    for (long j = 0; j < n; j++)
+        fft_input(1, j, x[j]);
+    fft_dc_execute(plan); /* warm caches and buffers: not measured */
+    bsp_trace_begin();
+    fft_dc_execute(plan);
+    bsp_trace_end();
+    fft_dc_destroy(plan);
+    fftw_free(x);
+    fftw_free(y);
+    bsp_end();
+}
+
+/* The paper's formula (3) for the dc FFT on P = 2^k processes, from the fitted
+ * constants and the machine's g and L: at each of the k division levels j every
+ * process splits n/2^j elements (D) and the group divides (L); the leaves
+ * transform n/P elements (F); at each level the partners exchange n/2^(j+1)
+ * complex numbers (g h + L) and combine them (V per butterfly). */
+static double formula(const fft_constants *fc, const cost_machine *m, long n, int procs)
+{
+    double t = fc->value[FFT_F] * (double)(n / procs) * log2((double)(n / procs));
+    for (long len = n; len > n / procs; len /= 2) {
+        double half = (double)(len / 2), bytes = half * sizeof(fftw_complex);
+        double h = m->h_sum ? 2 * bytes : bytes;
+        t += fc->value[FFT_D] * (double)len + m->L;
+        t += m->g * h + m->L + fc->value[FFT_V] * half;
+    }
+    return t;
+}
+
+/* Removes the demo's own directory: the files it wrote there, then itself. */
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (d) {
+        char path[4400];
+        for (struct dirent *e; (e = readdir(d)) != NULL;) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+        closedir(d);
+    }
+    if (rmdir(dir) != 0)
+        fprintf(stderr, "polybsp: demo: could not remove %s: %s\n", dir, strerror(errno));
+}
+
+static int fail(const char *what, const char *why)
+{
+    fprintf(stderr, "polybsp: demo: %s: %s\n", what, why);
+    return 1;
+}
+
+/* Runs the FFT of job with tracing in dir; reads the trace into t. */
+static int traced_fft(const char *dir, cost_trace *t, char *path, size_t size)
+{
+    char err[512];
+    /* The trace goes to the run's working directory (POLYBSP_TRACE would trace
+     * the planning too): run in dir, then give the file its own name. */
+    if (chdir(dir) != 0)
+        return fail(dir, strerror(errno));
+    bsp_init(fft_spmd, 0, NULL);
+    fft_spmd();
+    snprintf(path, size, "%s/fft-n%ld-p%d.jsonl", dir, job.n, job.procs);
+    if (rename("polybsp-trace.jsonl", path) != 0)
+        return fail("the trace", strerror(errno));
+    if (cost_trace_read(path, t, err, sizeof err) != 0)
+        return fail("the trace", err);
+    return 0;
+}
+
+struct row {
+    double real, model[NMODELS], formula;
+    int have[NMODELS];
+};
+
+static void print_table(long n, const struct row *rows, int cores)
+{
+    printf("\nTable 14  FFT of %ld complex numbers: real time versus the models (seconds)\n", n);
+    printf("%-10s", "P");
+    for (int i = 0; i < NPROCS; i++)
+        printf("%14d%s", demo_procs[i], demo_procs[i] > cores ? "*" : " ");
+    printf("\n%-10s", "REAL");
+    for (int i = 0; i < NPROCS; i++)
+        printf("%14.6f ", rows[i].real);
+    printf("\n");
+    for (int k = 0; k <= NMODELS; k++) {
+        const char *name = k < NMODELS ? models[k].name : "FORMULA";
+        printf("%-10s", name);
+        for (int i = 0; i < NPROCS; i++) {
+            if (k < NMODELS && !rows[i].have[k])
+                printf("%14s ", "n/a");
+            else
+                printf("%14.6f ", k < NMODELS ? rows[i].model[k] : rows[i].formula);
+        }
+        printf("\n%-10s", "  ERROR %");
+        for (int i = 0; i < NPROCS; i++) {
+            double model = k < NMODELS ? rows[i].model[k] : rows[i].formula;
+            if (k < NMODELS && !rows[i].have[k])
+                printf("%14s ", "");
+            else
+                printf("%14.2f ", cost_error_percent(rows[i].real, model));
+        }
+        printf("\n");
+    }
+    if (demo_procs[NPROCS - 1] > cores)
+        printf("* more processes than the %d cores: oversubscribed\n", cores);
+}
+
+int cmd_demo(int argc, char **argv)
+{
+    probe_options o = {.budget = 30};
+    const char *keep = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (tool_is_help(arg)) {
+            fputs(cmd_demo_help, stdout);
+            return 0;
+        } else if (strcmp(arg, "--quick") == 0) {
+            o.quick = 1;
+        } else if (strcmp(arg, "--budget") == 0 || strcmp(arg, "--keep") == 0) {
+            if (i + 1 >= argc)
+                return tool_usage_error("demo: option '%s' needs a value", arg);
+            const char *value = argv[++i];
+            if (arg[2] == 'k') {
+                keep = value;
+                continue;
+            }
+            char *end;
+            o.budget = strtod(value, &end);
+            if (end == value || *end || !(o.budget > 0) || o.budget > 3600)
+                return tool_usage_error(
+                    "demo: invalid budget '%s' (expected seconds, more than 0 and at most 3600)",
+                    value);
+        } else {
+            return tool_usage_error("demo: unknown option '%s' (try 'polybsp demo --help')", arg);
+        }
+    }
+
+    char dir[4096];
+    if (keep) {
+        if (mkdir(keep, 0777) != 0 && errno != EEXIST)
+            return fail(keep, strerror(errno));
+        if (!realpath(keep, dir))
+            return fail(keep, strerror(errno));
+    } else {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/polybsp-demo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir))
+            return fail(dir, strerror(errno));
+    }
+    char machine_path[4200], constants_path[4200], err[512];
+    snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
+    snprintf(constants_path, sizeof constants_path, "%s/fft-constants.json", dir);
+
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("polybsp demo: does a cost model predict how long a parallel program takes?\n"
+           "Step 1 calibrates this machine (g, L and friends), step 2 the FFT's local work,\n"
+           "step 3 runs the FFT at P = 1, 2, 4, 8 and compares. (docs/demo.md explains.)\n\n");
+
+    /* Step 1: the probe, at P = 2 (this machine's cores, as polybsp probe does). */
+    printf("Step 1: polybsp probe (about %.0f s) ...\n", o.quick ? 2.0 : o.budget);
+    fflush(stdout);
+    o.output = machine_path;
+    o.cores = (int)cores;
+    o.nprocs = 1;
+    o.procs[0] = 2;
+    const long *sizes = o.quick ? probe_quick_sizes : probe_default_sizes;
+    o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
+    memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
+    FILE *quiet = fopen("/dev/null", "w");
+    if (!quiet)
+        return fail("/dev/null", strerror(errno));
+    bsp_init(probe_spmd, argc, argv);
+    int status = probe_run(&o, quiet, err, sizeof err);
+    fclose(quiet);
+    if (status != 0)
+        return fail("probe", err);
+    cost_machine m;
+    if (cost_machine_read(machine_path, &m, err, sizeof err) != 0)
+        return fail("probe", err);
+    printf("        g = %.3e s/byte, L = %.3e s (@ = %s), r = %.3e flop/s, noise %.0f %%\n",
+           m.g, m.L, m.h_sum ? "sum" : "max", m.rate, m.spread);
+
+    /* Step 2: the FFT constants. */
+    long sizes_n[MAX_SIZES] = {524288, 2097152};
+    if (o.quick) {
+        sizes_n[0] = 1L << 12;
+        sizes_n[1] = 1L << 14;
+    }
+    printf("\nStep 2: the FFT's constants, timed on one process (table 13) ...\n");
+    fflush(stdout);
+    fft_constants fc;
+    if (fft_calibrate((int)log2((double)sizes_n[MAX_SIZES - 1]), FFTW_ESTIMATE, &fc) != 0)
+        return 1;
+    printf("        D = %.4e s per element divided, F = %.4e s per m log2 m,\n"
+           "        V = %.4e s per butterfly\n",
+           fc.value[FFT_D], fc.value[FFT_F], fc.value[FFT_V]);
+    if (fft_constants_write(constants_path, &fc, err, sizeof err) != 0)
+        return fail(constants_path, err);
+
+    /* Step 3: the traced runs. */
+    printf("\nStep 3: the divide-and-conquer FFT, traced, at P = 1, 2, 4, 8 ...\n");
+    fflush(stdout);
+    char cwd[4096];
+    if (!getcwd(cwd, sizeof cwd))
+        return fail("the working directory", strerror(errno));
+    double error_sum[NMODELS + 1] = {0};
+    int error_count[NMODELS + 1] = {0};
+    for (int s = 0; s < MAX_SIZES; s++) {
+        struct row rows[NPROCS];
+        for (int i = 0; i < NPROCS; i++) {
+            job.n = sizes_n[s];
+            job.procs = demo_procs[i];
+            cost_trace t;
+            char path[4400];
+            if (traced_fft(dir, &t, path, sizeof path) != 0)
+                return 1;
+            struct row *r = &rows[i];
+            r->real = cost_predict(COST_REAL, &t, &m, 0, NULL);
+            for (int k = 0; k < NMODELS; k++) {
+                r->model[k] = cost_predict(models[k].kind, &t, &m, 0, NULL);
+                r->have[k] = isfinite(r->model[k]);
+                if (r->have[k]) {
+                    error_sum[k] += fabs(cost_error_percent(r->real, r->model[k]));
+                    error_count[k]++;
+                }
+            }
+            r->formula = formula(&fc, &m, job.n, job.procs);
+            error_sum[NMODELS] += fabs(cost_error_percent(r->real, r->formula));
+            error_count[NMODELS]++;
+            cost_trace_free(&t);
+        }
+        print_table(sizes_n[s], rows, (int)cores);
+    }
+    if (chdir(cwd) != 0)
+        return fail(cwd, strerror(errno));
+
+    int best = 0;
+    for (int k = 1; k <= NMODELS; k++)
+        if (error_count[k] && (!error_count[best] || error_sum[k] / error_count[k] <
+                                                         error_sum[best] / error_count[best]))
+            best = k;
+    printf("\nClosest: %s, with a mean |ERROR| of %.1f %% over the %d runs.\n",
+           best < NMODELS ? models[best].name : "the closed FORMULA",
+           error_sum[best] / error_count[best], error_count[best]);
+    printf("REAL: the traced transform, from its first superstep's start to its last\n"
+           "superstep's end. BSP, EBSP, CCM: predicted from the trace's measured work\n"
+           "per superstep and this machine's calibration, so their ERROR is the cost of\n"
+           "communication and synchronisation they get wrong. FORMULA: paper 000's\n"
+           "formula (3) from the fitted D, F, V and the machine's g and L alone.\n");
+    if (keep)
+        printf("Files kept in %s\n", dir);
+    else
+        remove_dir(dir);
+    return 0;
+}
