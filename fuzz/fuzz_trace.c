@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m.h_sum = (int)(size & 1);
         double *steps = malloc(t.nsteps * sizeof *steps);
         if (steps != NULL) {
-            for (int k = COST_REAL; k <= COST_EBSP; k++)
+            for (int k = COST_REAL; k <= COST_CCM; k++)
                 cost_predict((cost_model_kind)k, &t, &m, k & 1, steps);
         }
         free(steps);

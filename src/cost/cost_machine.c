@@ -23,6 +23,22 @@ const char *cost_pattern_name(cost_pattern p)
     return (unsigned)p < COST_NPATTERNS ? pattern_names[p] : "unknown";
 }
 
+const cost_level *cost_machine_level(const cost_machine *m, int level)
+{
+    for (size_t i = 0; i < m->nlevels; i++)
+        if (m->levels[i].level == level)
+            return &m->levels[i];
+    return NULL;
+}
+
+const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name)
+{
+    for (size_t i = 0; i < m->ncoll; i++)
+        if (strcmp(m->coll[i].name, name) == 0)
+            return &m->coll[i].f;
+    return NULL;
+}
+
 /* ---- reading ---- */
 
 /* Descends into the optional object member key of obj: returns it and extends
@@ -193,6 +209,126 @@ static int read_section(cost_jctx *c, const json_t *root, const char *key, const
     return 1;
 }
 
+/* One element of dbsp.levels; prev is the one before it (NULL for the first). */
+static int read_level(cost_jctx *c, const json_t *e, cost_level *l, const cost_level *prev)
+{
+    long long level, cluster;
+    if (cost_jint(c, e, "level", 0, INT_MAX, &level) < 0)
+        return -1;
+    if (prev != NULL && level <= prev->level)
+        return cost_jfail(c, "level", "expected an integer > %d (levels increase along the array)",
+                          prev->level);
+    if (cost_jint(c, e, "cluster", 1, INT_MAX, &cluster) < 0)
+        return -1;
+    if (prev != NULL && cluster > prev->cluster)
+        return cost_jfail(c, "cluster",
+                          "expected an integer <= %d (clusters do not grow with the level)",
+                          prev->cluster);
+    l->level = (int)level;
+    l->cluster = (int)cluster;
+    return cost_jnum(c, e, "g", COST_POS, &l->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &l->L) < 0
+               ? -1
+               : 0;
+}
+
+static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *d = enter(c, root, "dbsp", "an object with levels", &failed);
+    if (d == NULL)
+        return failed;
+    char want[64];
+    snprintf(want, sizeof want, "an array of 1 to %d levels", COST_MAX_LEVELS);
+    const json_t *a = cost_jget(c, d, "levels", want);
+    if (a == NULL)
+        return -1;
+    size_t n = json_array_size(a);
+    if (!json_is_array(a) || n == 0 || n > COST_MAX_LEVELS)
+        return cost_jfail(c, "levels", "expected %s", want);
+    size_t len = strlen(c->path);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(a, i);
+        char key[32];
+        snprintf(key, sizeof key, "levels[%zu]", i);
+        if (!json_is_object(e))
+            return cost_jfail(c, key, "expected an object with level, cluster, g and L");
+        snprintf(c->path + len, sizeof c->path - len, "%s.", key);
+        if (read_level(c, e, &m->levels[i], i > 0 ? &m->levels[i - 1] : NULL) < 0)
+            return -1;
+        c->path[len] = '\0';
+    }
+    m->nlevels = n;
+    leave(c);
+    return 0;
+}
+
+/* A CCM cost function {"a", "b", "c"}: member key of obj, required. */
+static int read_fn(cost_jctx *c, const json_t *obj, const char *key, cost_ccm_fn *f)
+{
+    const char *want = "an object with a, b and c";
+    int failed = 0;
+    const json_t *o = enter(c, obj, key, want, &failed);
+    if (o == NULL)
+        return failed ? -1 : cost_jfail(c, key, "missing (expected %s)", want);
+    if (cost_jnum(c, o, "a", COST_ANY, &f->a) < 0 || cost_jnum(c, o, "b", COST_ANY, &f->b) < 0 ||
+        cost_jnum(c, o, "c", COST_NONNEG, &f->c) < 0)
+        return -1;
+    leave(c);
+    return 0;
+}
+
+/* Collective names become trace kinds and parts of error messages: keep them
+ * to one short word. */
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= sizeof((cost_ccm_coll *)0)->name)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+            return 0;
+    return 1;
+}
+
+static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *ccm =
+        enter(c, root, "ccm", "an object with collectives, partition and rejoin", &failed);
+    if (ccm == NULL)
+        return failed;
+    const char *want = "an object of cost functions by collective name";
+    const json_t *coll = enter(c, ccm, "collectives", want, &failed);
+    if (coll == NULL)
+        return failed ? -1 : cost_jfail(c, "collectives", "missing (expected %s)", want);
+    if (json_object_size(coll) > COST_MAX_COLLECTIVES) {
+        leave(c);
+        return cost_jfail(c, "collectives", "expected at most %d collectives",
+                          COST_MAX_COLLECTIVES);
+    }
+    for (void *it = json_object_iter((json_t *)coll); it != NULL;
+         it = json_object_iter_next((json_t *)coll, it)) {
+        const char *key = json_object_iter_key(it);
+        if (!valid_name(key)) {
+            leave(c);
+            return cost_jfail(c, "collectives",
+                              "expected names of 1 to 31 letters, digits, '_' or '-'");
+        }
+        cost_ccm_coll *k = &m->coll[m->ncoll++];
+        memcpy(k->name, key, strlen(key) + 1);
+        if (read_fn(c, coll, key, &k->f) < 0)
+            return -1;
+    }
+    leave(c);
+    if (read_fn(c, ccm, "partition", &m->partition) < 0 ||
+        read_fn(c, ccm, "rejoin", &m->rejoin) < 0)
+        return -1;
+    leave(c);
+    m->has_ccm = 1;
+    return 0;
+}
+
 static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -262,7 +398,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
         read_section(c, root, "noise", "an object with spread_percent", noise, nonneg, noise_outs,
                      1) < 0)
         return -1;
-    return 0;
+    return read_dbsp(c, root, m) < 0 || read_ccm(c, root, m) < 0 ? -1 : 0;
 }
 
 /* Parses text (named name in errors) and validates it into m. */
@@ -395,6 +531,57 @@ static void put_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits
     fputs("\n    }", f);
 }
 
+static void put_dbsp(FILE *f, const cost_machine *m)
+{
+    size_t n = m->nlevels <= COST_MAX_LEVELS ? m->nlevels : COST_MAX_LEVELS;
+    if (n == 0)
+        return;
+    fputs(",\n  \"dbsp\": {\"levels\": [", f);
+    for (size_t i = 0; i < n; i++) {
+        const cost_level *l = &m->levels[i];
+        fprintf(f, "%s\n    {\"level\": %d, \"cluster\": %d, \"g\": ", i > 0 ? "," : "", l->level,
+                l->cluster);
+        cost_jput_num(f, l->g);
+        fputs(", \"L\": ", f);
+        cost_jput_num(f, l->L);
+        fputc('}', f);
+    }
+    fputs("\n  ]}", f);
+}
+
+static void put_fn(FILE *f, const cost_ccm_fn *fn)
+{
+    fputs("{\"a\": ", f);
+    cost_jput_num(f, fn->a);
+    fputs(", \"b\": ", f);
+    cost_jput_num(f, fn->b);
+    fputs(", \"c\": ", f);
+    cost_jput_num(f, fn->c);
+    fputc('}', f);
+}
+
+static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
+{
+    size_t n = m->ncoll <= COST_MAX_COLLECTIVES ? m->ncoll : COST_MAX_COLLECTIVES;
+    fputs(",\n  \"ccm\": {\n    \"collectives\": {", f);
+    for (size_t i = 0; i < n; i++) {
+        fputs(i > 0 ? ",\n      " : "\n      ", f);
+        if (cost_jput_str(f, m->coll[i].name, sizeof m->coll[i].name) < 0) {
+            snprintf(err, errlen,
+                     "%s: field 'ccm.collectives': expected a UTF-8 name (nothing written)", path);
+            return -1;
+        }
+        fputs(": ", f);
+        put_fn(f, &m->coll[i].f);
+    }
+    fputs(n > 0 ? "\n    },\n    \"partition\": " : "},\n    \"partition\": ", f);
+    put_fn(f, &m->partition);
+    fputs(",\n    \"rejoin\": ", f);
+    put_fn(f, &m->rejoin);
+    fputs("\n  }", f);
+    return 0;
+}
+
 /* Emits m as the text of a machine file; -1 (with the field named) for a string
  * that cannot be written. */
 static int emit(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
@@ -458,6 +645,9 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
         cost_jput_num(f, m->spread);
         fputc('}', f);
     }
+    put_dbsp(f, m);
+    if (m->has_ccm && put_ccm(f, m, path, err, errlen) < 0)
+        return -1;
     fputs("\n}\n", f);
     return 0;
 }

@@ -17,6 +17,8 @@
 #define COST_NPATTERNS 5
 #define COST_MAX_SIZES 16
 #define COST_MAX_PROCS 16
+#define COST_MAX_LEVELS 32      /* D-BSP levels 0 .. log2 P for any int P */
+#define COST_MAX_COLLECTIVES 32 /* CCM cost functions by collective name */
 
 typedef enum {
     COST_EXCHANGE = 0,
@@ -36,6 +38,24 @@ typedef struct cost_pattern_fit {
     double maxerr[COST_MAX_SIZES]; /* the paper's MaxErr over the P values, percent */
 } cost_pattern_fit;
 
+/* One D-BSP level: supersteps inside clusters of `cluster` processes. */
+typedef struct cost_level {
+    int level;
+    int cluster;
+    double g, L; /* seconds per byte, seconds */
+} cost_level;
+
+/* A CCM cost function T(P, h) = a + b·ceil(log2 P) + c·h (docs/models.md, "CCM"):
+ * a and b in seconds, c in seconds per byte. */
+typedef struct cost_ccm_fn {
+    double a, b, c;
+} cost_ccm_fn;
+
+typedef struct cost_ccm_coll {
+    char name[32]; /* the trace kind: "bcast", "allreduce", "par", ... */
+    cost_ccm_fn f;
+} cost_ccm_coll;
+
 typedef struct cost_machine {
     int version;
     char host[128];
@@ -53,9 +73,18 @@ typedef struct cost_machine {
     double gstar, B; /* BSP*: seconds per byte, critical block size in bytes */
     double rate;     /* local operations per second */
     double spread;   /* median relative spread of the timings, percent */
+    size_t nlevels;  /* D-BSP, levels increasing; 0 when not calibrated */
+    cost_level levels[COST_MAX_LEVELS];
+    int has_ccm; /* CCM: the three members below were calibrated */
+    size_t ncoll;
+    cost_ccm_coll coll[COST_MAX_COLLECTIVES];
+    cost_ccm_fn partition, rejoin;
 } cost_machine;
 
 const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
+/* The D-BSP level or the CCM cost function of a collective; NULL when absent. */
+const cost_level *cost_machine_level(const cost_machine *m, int level);
+const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);
 /* The same from an open stream; name is what error lines call the file. The
  * fuzzer reads from memory with it. */

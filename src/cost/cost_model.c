@@ -1,7 +1,11 @@
-/* cost_model — the cost models (see cost_model.h for the formulas). */
+/* cost_model — the flat cost models and the dispatch (see cost_model.h for the
+ * formulas; D-BSP and CCM are in cost_groups.c). */
 #include "cost/cost_model.h"
 
+#include "cost/cost_groups.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 const char *cost_model_name(cost_model_kind k)
@@ -11,44 +15,35 @@ const char *cost_model_name(cost_model_kind k)
     case COST_BSP: return "bsp";
     case COST_BSPSTAR: return "bspstar";
     case COST_EBSP: return "ebsp";
+    case COST_DBSP: return "dbsp";
+    case COST_CCM: return "ccm";
     }
     return "unknown";
 }
 
-/* The local work of one record: measured seconds, or declared operations at the
- * machine's rate when asked for and available (a record without ops keeps w). */
-static double work(const cost_rec *r, const cost_machine *m, int use_ops)
-{
-    return use_ops && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate : r->w;
-}
-
-/* in @ out: the machine file says whether a process's incoming and outgoing
- * traffic overlap (max) or queue behind each other (sum). */
-static double combine(uint64_t in, uint64_t out, int sum)
-{
-    return sum ? (double)in + (double)out : (double)(in > out ? in : out);
-}
-
 static double real_time(const cost_trace *t, double *per_step)
 {
-    double prev = 0;
+    double base = 0;
     if (t->first_step > 0) {
-        prev = INFINITY;
+        base = INFINITY;
         for (int i = 0; i < t->nprocs; i++) {
             const cost_rec *r = cost_trace_rec(t, 0, i);
-            prev = fmin(prev, r->t_enter - r->w);
+            if (r != NULL)
+                base = fmin(base, r->t_enter - r->w);
         }
     }
-    double base = prev;
-    for (unsigned long s = 0; s < t->nsteps; s++) {
-        double end = 0;
-        for (int i = 0; i < t->nprocs; i++)
-            end = fmax(end, cost_trace_rec(t, s, i)->t_exit);
-        if (per_step != NULL)
-            per_step[s] = end - prev;
-        prev = end;
+    size_t n = t->start[t->nprocs];
+    double *exit = malloc((n + 1) * sizeof *exit);
+    if (exit == NULL) {
+        for (unsigned long s = 0; per_step != NULL && s < t->nsteps; s++)
+            per_step[s] = NAN;
+        return NAN;
     }
-    return prev - base;
+    for (size_t k = 0; k < n; k++)
+        exit[k] = t->recs[k].t_exit;
+    double total = cost_columns(t, exit, base, per_step);
+    free(exit);
+    return total;
 }
 
 /* BSP and BSP* share the superstep sum W + comm + L; only comm differs. */
@@ -60,9 +55,11 @@ static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_m
         double w = 0, bytes = 0, msgs = 0;
         for (int i = 0; i < t->nprocs; i++) {
             const cost_rec *r = cost_trace_rec(t, s, i);
-            w = fmax(w, work(r, m, use_ops));
-            bytes = fmax(bytes, combine(r->bytes_in, r->bytes_out, m->h_sum));
-            msgs = fmax(msgs, combine(r->msgs_in, r->msgs_out, m->h_sum));
+            if (r == NULL)
+                continue;
+            w = fmax(w, cost_work(r, m, use_ops));
+            bytes = fmax(bytes, cost_combine(r->bytes_in, r->bytes_out, m->h_sum));
+            msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
         double step =
             k == COST_BSP ? w + m->g * bytes + m->L : w + m->gstar * (bytes + msgs * m->B) + m->L;
@@ -80,7 +77,8 @@ static double no_prediction(const cost_trace *t, double *per_step)
     return NAN;
 }
 
-/* Formula (2) of paper 000: each process waits only for its in-partners. */
+/* Formula (2) of paper 000: each process waits only for its in-partners. A
+ * process without a record in a column keeps its time; so does a partner. */
 static double ebsp(const cost_trace *t, const cost_machine *m, int use_ops, double *per_step)
 {
     size_t np = (size_t)t->nprocs;
@@ -92,16 +90,21 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int use_ops, doub
     }
     double before = 0; /* max_i Φ_{s−1,i} */
     for (unsigned long s = 0; s < t->nsteps; s++) {
-        double after = 0;
+        double after = before;
         for (size_t i = 0; i < np; i++) {
             const cost_rec *r = cost_trace_rec(t, s, (int)i);
-            double start = prev[i] + work(r, m, use_ops);
-            double h = combine(r->bytes_in, r->bytes_out, m->h_sum);
+            next[i] = prev[i];
+            if (r == NULL)
+                continue;
+            double start = prev[i] + cost_work(r, m, use_ops);
+            double h = cost_combine(r->bytes_in, r->bytes_out, m->h_sum);
             for (size_t k = 0; k < r->nfrom; k++) {
                 int j = r->from[k];
                 const cost_rec *q = cost_trace_rec(t, s, j);
-                start = fmax(start, prev[j] + work(q, m, use_ops));
-                h = fmax(h, combine(q->bytes_in, q->bytes_out, m->h_sum));
+                if (q == NULL)
+                    continue;
+                start = fmax(start, prev[j] + cost_work(q, m, use_ops));
+                h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, m->h_sum));
             }
             next[i] = start + m->g * h + m->L;
             after = fmax(after, next[i]);
@@ -125,8 +128,27 @@ double cost_predict(cost_model_kind k, const cost_trace *t, const cost_machine *
         return real_time(t, per_step);
     if (m == NULL || (k == COST_BSPSTAR && !(m->gstar > 0)))
         return no_prediction(t, per_step);
+    if (k == COST_DBSP || k == COST_CCM)
+        return cost_groups_predict(k, t, m, use_ops, per_step);
     return k == COST_EBSP ? ebsp(t, m, use_ops, per_step)
                           : barrier_model(k, t, m, use_ops, per_step);
+}
+
+int cost_model_check(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+                     const char *trace_name, const char *machine_name, char *err, size_t errlen)
+{
+    if (k == COST_DBSP || k == COST_CCM)
+        return cost_groups_check(k, t, m, trace_name, machine_name, err, errlen);
+    if (k != COST_REAL && m == NULL) {
+        snprintf(err, errlen, "no machine file (needed by --model %s)", cost_model_name(k));
+        return -1;
+    }
+    if (k == COST_BSPSTAR && !(m->gstar > 0)) {
+        snprintf(err, errlen, "%s: field 'bspstar': missing (needed by --model bspstar)",
+                 machine_name);
+        return -1;
+    }
+    return 0;
 }
 
 double cost_error_percent(double real, double model)

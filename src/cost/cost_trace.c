@@ -1,25 +1,21 @@
 /* cost_trace — the trace reader (docs/formats.md, "Trace file").
  *
  * Contract: see cost_trace.h. Records may come in any order, so they are first
- * collected with their line numbers, then sorted by (step, pid) to find
- * duplicates and the leading supersteps that every process recorded. Memory is
+ * collected with their line numbers, then sorted by (pid, step) to find
+ * duplicates and each process's sequence of supersteps; cost_tree then decides
+ * which of them form complete supersteps of their groups. Memory is
  * proportional to the file, never to the step numbers or nprocs it claims, so a
  * corrupt header cannot make the reader allocate gigabytes.
  */
 #include "cost/cost_trace.h"
 
 #include "cost/cost_json.h"
+#include "cost/cost_tree.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A record and the line it came from, kept until the file is known to be valid. */
-typedef struct pending {
-    cost_rec r;
-    size_t line;
-} pending;
 
 typedef struct reader {
     const char *name;
@@ -28,15 +24,23 @@ typedef struct reader {
     char where[64 + 4096]; /* "FILE:LINE" of the line being read */
     size_t line;
     cost_trace *t;
-    pending *recs;
+    cost_rec *recs; /* every record read, until the file is known to be valid */
     size_t n, cap;
     int ended; /* an "end" line was read */
 } reader;
 
+static void free_rec(cost_rec *r)
+{
+    free(r->from);
+    free(r->group);
+    r->from = NULL;
+    r->group = NULL;
+}
+
 static void free_pending(reader *rd)
 {
     for (size_t i = 0; i < rd->n; i++)
-        free(rd->recs[i].r.from);
+        free_rec(&rd->recs[i]);
     free(rd->recs);
     rd->recs = NULL;
     rd->n = rd->cap = 0;
@@ -152,7 +156,40 @@ static int read_count(cost_jctx *c, const json_t *obj, const char *key, uint64_t
     return 0;
 }
 
-/* Fills r from one record line; r->from is owned by r even on failure. */
+/* A group path: 1 to COST_MAX_DEPTH part indices in [0, INT_MAX], decimal
+ * without leading zeros, separated by '/'. */
+static int valid_group(const char *s, size_t len)
+{
+    size_t depth = 0, i = 0;
+    while (i < len) {
+        size_t j = i;
+        long long v = 0;
+        while (j < len && s[j] >= '0' && s[j] <= '9' && v <= INT_MAX)
+            v = 10 * v + (s[j++] - '0');
+        if (j == i || v > INT_MAX || (s[i] == '0' && j - i > 1) || ++depth > COST_MAX_DEPTH)
+            return 0;
+        if (j < len && (s[j] != '/' || j + 1 == len))
+            return 0;
+        i = j + 1;
+    }
+    return depth > 0;
+}
+
+static int read_group(cost_jctx *c, const json_t *obj, cost_rec *r)
+{
+    const json_t *v = json_object_get(obj, "group");
+    if (v == NULL)
+        return 0; /* the top level */
+    if (!json_is_string(v) || !valid_group(json_string_value(v), json_string_length(v)))
+        return cost_jfail(c, "group", "expected a path of 1 to %d part indices such as \"0/1\"",
+                          COST_MAX_DEPTH);
+    r->group = strdup(json_string_value(v));
+    if (r->group == NULL)
+        return cost_jfail(c, "group", "out of memory");
+    return 0;
+}
+
+/* Fills r from one record line; r->from and r->group are owned by r even on failure. */
 static int read_record(reader *rd, const json_t *obj, cost_rec *r)
 {
     cost_jctx c = ctx_for(rd);
@@ -170,6 +207,11 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= sizeof r->kind)
         return cost_jfail(&c, "kind", "expected %s", want_kind);
     memcpy(r->kind, json_string_value(v), json_string_length(v) + 1);
+    if (read_group(&c, obj, r) < 0)
+        return -1;
+    r->op = -1; /* "not part of a collective" */
+    if (json_object_get(obj, "op") != NULL && cost_jint(&c, obj, "op", 0, LLONG_MAX, &r->op) < 0)
+        return -1;
 
     if (cost_jint(&c, obj, "level", 0, INT_MAX, &level) < 0)
         return -1;
@@ -198,7 +240,7 @@ static int add_record(reader *rd, const json_t *obj)
 {
     if (rd->n == rd->cap) {
         size_t cap = rd->cap ? 2 * rd->cap : 64;
-        pending *p = realloc(rd->recs, cap * sizeof *p);
+        cost_rec *p = realloc(rd->recs, cap * sizeof *p);
         if (p == NULL) {
             cost_jctx c = ctx_for(rd);
             return cost_jfail_line(&c, "out of memory");
@@ -206,10 +248,10 @@ static int add_record(reader *rd, const json_t *obj)
         rd->recs = p;
         rd->cap = cap;
     }
-    pending *p = &rd->recs[rd->n++];
-    memset(p, 0, sizeof *p);
-    p->line = rd->line;
-    return read_record(rd, obj, &p->r);
+    cost_rec *r = &rd->recs[rd->n++];
+    memset(r, 0, sizeof *r);
+    r->line = rd->line;
+    return read_record(rd, obj, r);
 }
 
 static int all_blank(const char *s, size_t n)
@@ -249,13 +291,13 @@ static int read_line(reader *rd, const char *text, size_t len)
     return rc;
 }
 
-static int by_step_pid_line(const void *a, const void *b)
+static int by_pid_step_line(const void *a, const void *b)
 {
-    const pending *x = a, *y = b;
-    if (x->r.step != y->r.step)
-        return x->r.step < y->r.step ? -1 : 1;
-    if (x->r.pid != y->r.pid)
-        return x->r.pid < y->r.pid ? -1 : 1;
+    const cost_rec *x = a, *y = b;
+    if (x->pid != y->pid)
+        return x->pid < y->pid ? -1 : 1;
+    if (x->step != y->step)
+        return x->step < y->step ? -1 : 1;
     return x->line < y->line ? -1 : x->line > y->line;
 }
 
@@ -265,21 +307,78 @@ static int check_duplicates(reader *rd)
 {
     size_t worst = 0;
     for (size_t i = 1; i < rd->n; i++) {
-        const pending *a = &rd->recs[i - 1], *b = &rd->recs[i];
-        if (a->r.step == b->r.step && a->r.pid == b->r.pid &&
+        const cost_rec *a = &rd->recs[i - 1], *b = &rd->recs[i];
+        if (a->step == b->step && a->pid == b->pid &&
             (worst == 0 || b->line < rd->recs[worst].line))
             worst = i;
     }
     if (worst == 0)
         return 0;
-    const pending *first = &rd->recs[worst - 1], *dup = &rd->recs[worst];
+    const cost_rec *first = &rd->recs[worst - 1], *dup = &rd->recs[worst];
     rd->line = dup->line;
     cost_jctx c = ctx_for(rd);
     return cost_jfail_line(&c, "duplicate record for step %lu, pid %d (first at line %zu)",
-                           dup->r.step, dup->r.pid, first->line);
+                           dup->step, dup->pid, first->line);
 }
 
-/* Keeps the leading supersteps that all processes recorded; counts the others. */
+static int by_ulong(const void *a, const void *b)
+{
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    return (x > y) - (x < y);
+}
+
+/* Moves the kept records (a prefix of each process's sequence) into t and
+ * counts the distinct steps of the others. */
+static int keep(reader *rd, const size_t *begin, const size_t *kept)
+{
+    cost_trace *t = rd->t;
+    size_t np = (size_t)t->nprocs, total = 0;
+    for (size_t i = 0; i < np; i++)
+        total += kept[i];
+    t->recs = malloc(total * sizeof *t->recs);
+    t->start = malloc((np + 1) * sizeof *t->start);
+    unsigned long *lost = malloc((rd->n - total + 1) * sizeof *lost);
+    if (t->recs == NULL || t->start == NULL || lost == NULL) {
+        free(lost);
+        cost_jctx c = ctx_for(rd);
+        return cost_jfail_line(&c, "out of memory");
+    }
+    t->first_step = ULONG_MAX;
+    for (size_t i = 0; i < np; i++)
+        if (kept[i] > 0 && rd->recs[begin[i]].step < t->first_step)
+            t->first_step = rd->recs[begin[i]].step;
+    size_t at = 0, nlost = 0;
+    t->same_start = 1;
+    for (size_t i = 0; i < np; i++) {
+        t->start[i] = at;
+        for (size_t k = 0; k < kept[i]; k++) {
+            cost_rec *r = &rd->recs[begin[i] + k];
+            t->recs[at++] = *r;
+            r->from = NULL; /* now owned by t */
+            r->group = NULL;
+        }
+        if (kept[i] > t->nsteps)
+            t->nsteps = kept[i];
+        if (kept[i] > 0 && rd->recs[begin[i]].step != t->first_step)
+            t->same_start = 0;
+    }
+    t->start[np] = at;
+    for (size_t i = 0; i < rd->n; i++) {
+        int pid = rd->recs[i].pid;
+        if (i < begin[pid] || i >= begin[pid] + kept[pid])
+            lost[nlost++] = rd->recs[i].step;
+    }
+    qsort(lost, nlost, sizeof *lost, by_ulong);
+    for (size_t k = 0; k < nlost; k++)
+        if (k == 0 || lost[k] != lost[k - 1])
+            t->dropped++;
+    free(lost);
+    return 0;
+}
+
+/* Finds each process's sequence (its records from its first one, up to a gap
+ * in the step numbers), lets cost_tree decide what forms complete supersteps,
+ * and keeps those. */
 static int build(reader *rd)
 {
     cost_trace *t = rd->t;
@@ -287,32 +386,44 @@ static int build(reader *rd)
     if (rd->n == 0)
         return cost_jfail_line(&c, "no superstep records (expected at least one line per "
                                    "process per superstep after the header)");
-    qsort(rd->recs, rd->n, sizeof *rd->recs, by_step_pid_line);
+    qsort(rd->recs, rd->n, sizeof *rd->recs, by_pid_step_line);
     if (check_duplicates(rd) < 0)
         return -1;
     size_t np = (size_t)t->nprocs;
-    t->first_step = rd->recs[0].r.step;
-    size_t i = 0;
-    /* Without duplicates, a step has all processes exactly when it has np records. */
-    while (i + np <= rd->n && rd->recs[i].r.step == t->first_step + t->nsteps &&
-           rd->recs[i + np - 1].r.step == rd->recs[i].r.step)
-        i += np, t->nsteps++;
-    if (t->nsteps == 0)
-        return cost_jfail_line(&c,
-                               "no superstep has a record from each of the %d processes "
-                               "(expected at least one complete superstep)",
-                               t->nprocs);
-    for (size_t k = i; k < rd->n; k++)
-        if (k == i || rd->recs[k].r.step != rd->recs[k - 1].r.step)
-            t->dropped++;
-    t->recs = malloc(i * sizeof *t->recs);
-    if (t->recs == NULL)
-        return cost_jfail_line(&c, "out of memory");
-    for (size_t k = 0; k < i; k++) {
-        t->recs[k] = rd->recs[k].r;
-        rd->recs[k].r.from = NULL; /* now owned by t */
+    size_t *begin = calloc(np, sizeof *begin), *len = calloc(np, sizeof *len);
+    size_t *kept = calloc(np, sizeof *kept);
+    const cost_rec **seq = calloc(np, sizeof *seq);
+    int rc = -1;
+    if (begin == NULL || len == NULL || kept == NULL || seq == NULL) {
+        cost_jfail_line(&c, "out of memory");
+        goto out;
     }
-    return 0;
+    for (size_t i = rd->n; i-- > 0;)
+        begin[rd->recs[i].pid] = i;
+    for (size_t p = 0; p < np; p++) {
+        seq[p] = &rd->recs[begin[p]];
+        while (begin[p] + len[p] < rd->n && seq[p][len[p]].pid == (int)p &&
+               seq[p][len[p]].step == seq[p][0].step + len[p])
+            len[p]++;
+    }
+    if (cost_tree_build(seq, len, t->nprocs, rd->name, &t->root, kept, rd->err, rd->errlen) < 0)
+        goto out;
+    size_t total = 0;
+    for (size_t p = 0; p < np; p++)
+        total += kept[p];
+    if (total == 0)
+        cost_jfail_line(&c,
+                        "no superstep has a record from each of the %d processes "
+                        "(expected at least one complete superstep)",
+                        t->nprocs);
+    else
+        rc = keep(rd, begin, kept);
+out:
+    free(begin);
+    free(len);
+    free(kept);
+    free(seq);
+    return rc;
 }
 
 int cost_trace_read_stream(FILE *f, const char *name, cost_trace *t, char *err, size_t errlen)
@@ -365,10 +476,11 @@ int cost_trace_read(const char *path, cost_trace *t, char *err, size_t errlen)
 
 void cost_trace_free(cost_trace *t)
 {
-    size_t n = (size_t)t->nsteps * (size_t)t->nprocs;
-    if (t->recs != NULL)
-        for (size_t i = 0; i < n; i++)
-            free(t->recs[i].from);
+    size_t n = t->start != NULL ? t->start[t->nprocs] : 0;
+    for (size_t i = 0; i < n; i++)
+        free_rec(&t->recs[i]);
     free(t->recs);
+    free(t->start);
+    cost_tree_free(t->root);
     memset(t, 0, sizeof *t);
 }

@@ -2,8 +2,13 @@
  *
  * Contract: cost_trace_read parses and validates the whole file; on any defect it
  * returns -1 and writes one line "FILE:LINE: WHAT (expected ...)" into err, and the
- * trace is left empty. Records are stored dense: rec(t, index, pid), where index =
- * step - first_step counts the supersteps that every process recorded.
+ * trace is left empty. It keeps the supersteps that every process of their group
+ * recorded (formats.md, "What the reader keeps"): the records of process i are
+ * its traced supersteps in order, rec(t, k, i) for k = 0 .. cost_trace_len(t, i)-1,
+ * and column k means each process's k-th traced superstep (the superstep
+ * first_step + k when all of them started tracing at first_step). root is the
+ * group structure of those records: the top group's supersteps and divisions,
+ * recursively (cost_tree.h).
  */
 #ifndef POLYBSP_COST_TRACE_H
 #define POLYBSP_COST_TRACE_H
@@ -13,11 +18,18 @@
 #include <stdio.h>
 
 #define COST_TRACE_VERSION 1
+/* The most part indices a group path may have: the library records levels in a
+ * byte, and the bound keeps the recursive walks of the structure shallow. */
+#define COST_MAX_DEPTH 255
+
+typedef struct cost_group cost_group;
 
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32]; /* "normal", "oblivious", "division", or a collective name */
+    char kind[32]; /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
+    char *group;   /* the part path "i/j/..." inside a partition, NULL at the top level */
+    long long op;  /* which collective of this process it belongs to; -1 when absent */
     int level;     /* D-BSP cluster level: 0 = the whole machine */
     double w;      /* seconds of local work before the sync */
     double ops;    /* declared operations, or a negative value when not declared */
@@ -25,6 +37,7 @@ typedef struct cost_rec {
     int *from; /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */
+    size_t line;            /* its line in the file, for the models' messages */
 } cost_rec;
 
 typedef struct cost_trace {
@@ -32,17 +45,32 @@ typedef struct cost_trace {
     int nprocs;
     char engine[32];
     char program[256];
-    unsigned long first_step; /* > 0 when tracing started mid-run */
-    unsigned long nsteps;     /* every process has records for steps first_step.. +nsteps-1 */
-    unsigned long dropped;    /* later steps that only some processes recorded (or after a gap) */
+    unsigned long first_step; /* the smallest step kept (> 0 when tracing started mid-run) */
+    int same_start;           /* 1: every process's first kept record is step first_step */
+    unsigned long nsteps;     /* columns: the most records any process has */
+    unsigned long dropped;    /* later steps of supersteps that not all their processes recorded */
     int complete;             /* 1: the file ends with {"end":"complete"} */
     char reason[256];         /* the "reason" of {"end":"aborted"}, else empty */
-    cost_rec *recs;           /* nsteps * nprocs */
+    cost_rec *recs;           /* by pid, then step */
+    size_t *start;            /* nprocs + 1: process i's records are recs[start[i] .. start[i+1]) */
+    cost_group *root;         /* the group structure (cost_tree.h) */
 } cost_trace;
 
-static inline cost_rec *cost_trace_rec(const cost_trace *t, unsigned long index, int pid)
+static inline unsigned long cost_trace_len(const cost_trace *t, int pid)
 {
-    return &t->recs[index * (size_t)t->nprocs + (size_t)pid];
+    return (unsigned long)(t->start[pid + 1] - t->start[pid]);
+}
+
+/* Process pid's k-th kept record, or NULL when it has fewer. */
+static inline cost_rec *cost_trace_rec(const cost_trace *t, unsigned long k, int pid)
+{
+    return k < cost_trace_len(t, pid) ? &t->recs[t->start[pid] + k] : NULL;
+}
+
+/* The record's group path, "" at the top level. */
+static inline const char *cost_rec_group(const cost_rec *r)
+{
+    return r->group != NULL ? r->group : "";
 }
 
 int cost_trace_read(const char *path, cost_trace *t, char *err, size_t errlen);

@@ -252,6 +252,34 @@ static void describe_run(const cost_trace *t)
                "is each one's k-th traced superstep\n");
 }
 
+/* size[k]: the largest group with a superstep at the machine's k-th D-BSP level. */
+static void level_sizes(const cost_trace *t, const cost_group *g, const cost_machine *m, int *size)
+{
+    for (size_t i = 0; i < g->nitems; i++) {
+        const cost_item *it = &g->items[i];
+        for (size_t k = 0; k < it->nparts; k++)
+            level_sizes(t, &it->parts[k], m, size);
+        if (it->cols == NULL)
+            continue;
+        const cost_level *l = cost_machine_level(m, cost_item_rec(t, g, it, 0)->level);
+        if (l != NULL && g->nmembers > size[l - m->levels])
+            size[l - m->levels] = g->nmembers;
+    }
+}
+
+/* D-BSP's g_i and L_i were measured on clusters of a given size; say where the
+ * trace's groups at that level are of another size. */
+static void note_cluster_sizes(const cost_machine *m, const cost_trace *t)
+{
+    int size[COST_MAX_LEVELS] = {0};
+    level_sizes(t, t->root, m, size);
+    for (size_t k = 0; k < m->nlevels; k++)
+        if (size[k] > 0 && size[k] != m->levels[k].cluster)
+            printf("note        D-BSP level %d: the trace's groups have up to %d process%s, the "
+                   "machine's clusters %d\n",
+                   m->levels[k].level, size[k], size[k] == 1 ? "" : "es", m->levels[k].cluster);
+}
+
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
                              const results *r)
 {
@@ -293,6 +321,8 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     for (int k = 0; k < NMODELS; k++)
         if (r->have[k] && r->unavailable[k][0])
             printf("note        %s n/a: %s\n", model_labels[k], r->unavailable[k]);
+    if (available(r, MODEL_DBSP))
+        note_cluster_sizes(m, t);
     unsigned long ndiv = 0;
     int deepest = 0;
     count_divisions(t->root, 0, &ndiv, &deepest);

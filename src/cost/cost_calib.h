@@ -1,0 +1,37 @@
+/* cost_calib — calibrating the CCM cost functions from traced runs.
+ *
+ * Contract: cost_ccm_samples lists every collective, partition and rejoin of a
+ * trace exactly as the CCM model charges them (cost_groups.h): the kind, the
+ * size P of the group it ran on, its h, and the time it took, measured from the
+ * last process entering its first sync to the last leaving its last one (for a
+ * rejoin: the rejoin supersteps of all parts). So the probe fits T_f on the
+ * same h that predict later feeds it. cost_ccm_fit fits one kind's
+ * T(P, h) = a + b·ceil(log2 P) + c·h by least squares; the result always has
+ * c >= 0, as the machine file requires. Pure functions; no I/O.
+ */
+#ifndef POLYBSP_COST_CALIB_H
+#define POLYBSP_COST_CALIB_H
+
+#include "cost/cost_machine.h"
+#include "cost/cost_trace.h"
+
+#include <stddef.h>
+
+typedef struct cost_ccm_sample {
+    char kind[32]; /* a collective kind, "partition" or "rejoin" */
+    int P;         /* processes of the group it ran on */
+    double h;      /* bytes: max over processes of max(bytes in, bytes out) */
+    double time;   /* seconds */
+    size_t line;   /* the trace line of its first record, for messages */
+} cost_ccm_sample;
+
+/* Stores up to cap samples in out (in the order of the group structure) and
+ * returns how many the trace has; call with cap 0 to count them. */
+size_t cost_ccm_samples(const cost_trace *t, cost_ccm_sample *out, size_t cap);
+/* Fits the samples of one kind: a plane in (ceil(log2 P), h) when both vary
+ * (and are not collinear), else a line in the one that varies (the other
+ * coefficient 0), else a = the mean time. A fit with c < 0 (noise at small h)
+ * is refitted with c = 0. -1 (f untouched) when there is no sample of kind. */
+int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_fn *f);
+
+#endif
