@@ -11,8 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCHES 7
-#define MIN_BATCH_SECONDS 2e-3
+#define BATCHES 9
+#define MIN_BATCH_SECONDS 10e-3
 
 static const char *const names[FFT_NCONST] = {"D", "F", "V"};
 static const char *const units[FFT_NCONST] = {"seconds per element divided",
@@ -137,16 +137,28 @@ int fft_calibrate(int hi, unsigned fftw_flags, fft_constants *c)
     return 0;
 }
 
+/* FFTW_MEASURE is 0: the planning flag is "measure" unless FFTW_ESTIMATE is set. */
+static const char *flag_name(const fft_constants *c, int upper)
+{
+    int estimate = (c->fftw_flags & FFTW_ESTIMATE) != 0;
+    return upper ? (estimate ? "ESTIMATE" : "MEASURE") : (estimate ? "estimate" : "measure");
+}
+
 void fft_constants_print(FILE *out, const fft_constants *c)
 {
-    fprintf(out, "calibrate: one process, FFTW_%s, sizes 2^%d .. 2^%d\n",
-            c->fftw_flags & FFTW_MEASURE ? "MEASURE" : "ESTIMATE", fft_log2(c->size[0]),
-            fft_log2(c->size[c->nsizes - 1]));
-    fprintf(out, "calibrate: %10s %14s %14s %14s\n", "m", "D phase (s)", "F phase (s)",
-            "V phase (s)");
-    for (int i = 0; i < c->nsizes; i++)
-        fprintf(out, "calibrate: %10ld %14.6e %14.6e %14.6e\n", c->size[i], c->seconds[FFT_D][i],
-                c->seconds[FFT_F][i], c->seconds[FFT_V][i]);
+    fprintf(out, "calibrate: one process, FFTW_%s, sizes 2^%d .. 2^%d\n", flag_name(c, 1),
+            fft_log2(c->size[0]), fft_log2(c->size[c->nsizes - 1]));
+    fprintf(out, "calibrate: %10s %12s %6s %12s %6s %12s %6s\n", "m", "D phase (s)", "fit",
+            "F phase (s)", "fit", "V phase (s)", "fit");
+    for (int i = 0; i < c->nsizes; i++) {
+        fprintf(out, "calibrate: %10ld", c->size[i]);
+        /* fit: how far the fitted line is from this sample, relative to it */
+        for (int which = 0; which < FFT_NCONST; which++) {
+            double t = c->seconds[which][i], model = c->value[which] * c->x[which][i];
+            fprintf(out, " %12.4e %+5.0f%%", t, t > 0 ? 100 * (model - t) / t : 0.0);
+        }
+        fputc('\n', out);
+    }
     for (int which = 0; which < FFT_NCONST; which++)
         fprintf(out, "calibrate: %s = %.4e %s (largest fit error %.0f%%)\n", names[which],
                 c->value[which], units[which], 100 * c->max_rel_error[which]);
@@ -173,8 +185,7 @@ int fft_constants_write(const char *path, const fft_constants *c, char *why, siz
     for (const char *h = host; *h; h++) /* host names need no escaping, but be safe */
         fputc(*h == '"' || *h == '\\' ? '_' : *h, f);
     fprintf(f, "\",\n  \"date\": \"%s\",\n", date);
-    fprintf(f, "  \"fftw_flags\": \"%s\",\n",
-            c->fftw_flags & FFTW_MEASURE ? "measure" : "estimate");
+    fprintf(f, "  \"fftw_flags\": \"%s\",\n", flag_name(c, 0));
     for (int which = 0; which < FFT_NCONST; which++)
         fprintf(f, "  \"%s\": %.6e,\n", names[which], c->value[which]);
     fprintf(f, "  \"units\": {");

@@ -65,8 +65,8 @@ static const char usage[] =
     "  --seed S     seed of the pseudo-random input (default 1)\n"
     "  --measure    plan with FFTW_MEASURE instead of FFTW_ESTIMATE\n"
     "  --wisdom F   read FFTW wisdom from F if it exists, and write it back at the end\n"
-    "  --trace      trace one transform with bsp_trace_begin/end (POLYBSP_TRACE or\n"
-    "               polybsp-trace.jsonl)\n"
+    "  --trace      trace one more transform with bsp_trace_begin/end, into\n"
+    "               polybsp-trace.jsonl (POLYBSP_TRACE traces the whole run instead)\n"
     "  --calibrate  fit the constants D, F, V of the dc cost formula on one process,\n"
     "               sizes NMAX/64 .. NMAX (default 2^22); --constants FILE writes them\n";
 
