@@ -418,6 +418,16 @@ void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid
     core_fatal_as(pid, step, core_arrival_call(at), "process %ld has %s", other_pid, what);
 }
 
+void core_report_steps(long pid, unsigned long step, unsigned at, long other_pid,
+                       int other_oblivious, unsigned long other_group_step)
+{
+    if (other_oblivious)
+        core_fatal_as(pid, step, core_arrival_call(at), "process %ld has called bsp_oblsync",
+                      other_pid);
+    core_fatal_as(pid, step, core_arrival_call(at), "process %ld is in superstep %lu of the group",
+                  other_pid, other_group_step);
+}
+
 /* The data movement of a superstep in the current group; `at` names the call
  * that ends it (a sync, or a partition or rejoin, which end one too). */
 static void sync_as(core_proc *p, unsigned at)
@@ -447,6 +457,7 @@ static void sync_as(core_proc *p, unsigned at)
                         c->group->depth);
     c->step++;
     p->step++;
+    c->last_oblivious = 0;
     eng_superstep_done(c);
     c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
     /* The engine guarantees nobody reads the other parity's buffers any more. */

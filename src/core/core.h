@@ -51,6 +51,10 @@ enum {
     CORE_AT_REJOIN = 1u << 7,
     CORE_AT_ANY = CORE_AT_SYNC | CORE_AT_END | CORE_AT_PARTITION | CORE_AT_REJOIN,
     CORE_HAS_COLL = 1u << 8, /* a collective starts: check every member started it */
+    /* The parity of the superstep a member arrives from: both at one barrier means
+     * members paired different supersteps (one ran ahead through bsp_oblsync). */
+    CORE_AT_EVEN = 1u << 9,
+    CORE_AT_ODD = 1u << 10,
 };
 
 /* CORE_REC_HPPUT carries a pointer to the source; an engine that must move the
@@ -125,6 +129,7 @@ typedef struct core_ctx {
     int *part_first;         /* [first[k], first[k+1]) */
     unsigned long step;      /* syncs completed in this group: the buffer parity */
     unsigned flags;          /* CORE_HAS_* for this superstep */
+    int last_oblivious;      /* the last superstep ended with bsp_oblsync */
 
     core_buf *out[2];        /* out[parity][dest] */
     core_reg reg;
@@ -273,6 +278,10 @@ void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t r
 const char *core_arrival_call(unsigned at);
 CORE_NORETURN void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid,
                                      unsigned other_at, unsigned other_ended_how);
+/* Members met at a barrier from different supersteps of the group: pid (behind)
+ * and other_pid, which went ahead (through bsp_oblsync, when other_oblivious). */
+CORE_NORETURN void core_report_steps(long pid, unsigned long step, unsigned at, long other_pid,
+                                     int other_oblivious, unsigned long other_group_step);
 /* 1, with the call to blame and the detail, when mine differs from ref (member 0's). */
 int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *mine, size_t n,
                        const char **call, char *detail, size_t len);

@@ -19,6 +19,9 @@
 #include "core/core.h"
 
 int grp_partition(core_proc *p, int nparts, const double *weights);
+/* Stops the run, naming `call`, unless 1 <= nparts <= the group's size and every
+ * weight is finite and > 0. */
+void grp_check_partition(const core_ctx *c, const char *call, int nparts, const double *weights);
 void grp_rejoin(core_proc *p);
 /* Up to max partner pids (numbered in the parent group) into out; returns the count. */
 int grp_partners(core_proc *p, int part, int *out, int max);

@@ -16,6 +16,10 @@ void grp_par(core_proc *p, int nparts, const double *weights,
              void (*task)(int part, void *result, void *arg), void *arg, void *results,
              size_t result_bytes)
 {
+    grp_check_partition(p->ctx, "bsp_par", nparts, weights);
+    size_t need = (size_t)nparts * result_bytes;
+    if (!results && need)
+        core_fatal("bsp_par", "results is NULL but must hold %zu bytes", need);
     int part = grp_partition(p, nparts, weights);
     char *mine = (char *)results + (size_t)part * result_bytes;
     task(part, mine, arg);

@@ -55,21 +55,21 @@ static void part_bounds(int P, int nparts, const double *weights, int *first)
     free(ideal);
 }
 
-static void check_arguments(const core_ctx *c, int nparts, const double *weights)
+void grp_check_partition(const core_ctx *c, const char *call, int nparts,
+                         const double *weights)
 {
     if (nparts < 1 || nparts > c->nprocs)
-        core_fatal("bsp_partition", "%d parts for %d processes (expected 1 to %d)", nparts,
-                   c->nprocs, c->nprocs);
+        core_fatal(call, "%d parts for %d processes (expected 1 to %d)", nparts, c->nprocs,
+                   c->nprocs);
     for (int k = 0; weights && k < nparts; k++)
         if (!(weights[k] > 0) || !isfinite(weights[k]))
-            core_fatal("bsp_partition", "weight %d is %g (weights must be finite and > 0)", k,
-                       weights[k]);
+            core_fatal(call, "weight %d is %g (weights must be finite and > 0)", k, weights[k]);
 }
 
 int grp_partition(core_proc *p, int nparts, const double *weights)
 {
     core_ctx *c = p->ctx;
-    check_arguments(c, nparts, weights);
+    grp_check_partition(c, "bsp_partition", nparts, weights);
     int *first = malloc(((size_t)nparts + 1) * sizeof *first);
     if (!first)
         core_fatal_oom("partition");

@@ -1,17 +1,23 @@
 /* probe — `polybsp probe`: calibrate this machine the way paper 000 does.
  *
  * Contract: probe_run measures the five patterns with bsp_put and bsp_hpput at
- * every h-relation size and P asked, the BSP* cells and the computation rate, in
- * about budget seconds (never less than a minimum number of samples per cell);
- * prints tables Π.1, Π.2, 11 and 12 and the BSP* line to out; writes the machine
- * file. Returns 0, or -1 with a one-line reason in err (the file cannot be
- * written, or memory ran out). bsp_init(probe_spmd, ...) must have been called.
+ * every h-relation size and P asked, the BSP* cells and the computation rate;
+ * then the D-BSP levels of the largest P (probe_levels.h) and the CCM cost
+ * functions at two or more P (probe_ccm.h); all in about budget seconds (never
+ * less than a minimum number of samples per cell). It prints tables Π.1, Π.2,
+ * 11 and 12, Table D-BSP, Table CCM and the BSP* line to out, and writes the
+ * machine file. Returns 0, or -1 with a one-line reason in err (the file cannot
+ * be written, or memory ran out). A CCM trace that cannot be made or read is
+ * not fatal: the output says why, and the file has no ccm section.
+ * bsp_init(probe_spmd, ...) must have been called.
  *
  * Method (docs/probe.md): one SPMD section per P runs a short pilot of every cell;
  * the repetitions are then planned so that each (P, cell) gets the same share of
- * the remaining budget, between a minimum and a maximum count; the main section
- * per P runs several rounds, each visiting the cells in a new random order, so that
- * a slow spell of the machine spreads over all sizes instead of biasing a few.
+ * half the budget, between a minimum and a maximum count; the main section per P
+ * runs several rounds, each visiting the cells in a new random order, so that a
+ * slow spell of the machine spreads over all sizes instead of biasing a few. The
+ * D-BSP levels and the CCM collectives share what the patterns left, measured in
+ * rounds the same way.
  */
 #ifndef POLYBSP_PROBE_H
 #define POLYBSP_PROBE_H

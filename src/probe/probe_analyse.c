@@ -11,6 +11,22 @@
 
 enum { OP_MAX = 0, OP_SUM = 1 };
 
+static double quantile(const double *sorted, size_t n, double q)
+{
+    double pos = q * (double)(n - 1);
+    size_t i = (size_t)pos;
+    return i + 1 < n ? sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]) : sorted[i];
+}
+
+void probe_stat_of(double *v, size_t n, probe_stat *out)
+{
+    out->n = n;
+    out->median = cost_median(v, n);
+    double iqr = quantile(v, n, 0.75) - quantile(v, n, 0.25);
+    /* A median of 0 (a clock too coarse for the cell) has no relative spread. */
+    out->spread = out->median > 0 ? 100.0 * iqr / out->median : 0;
+}
+
 static double median_at(const probe_data *d, size_t p, size_t cell)
 {
     return d->stat[p * d->ncells + cell].median;

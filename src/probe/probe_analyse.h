@@ -32,6 +32,9 @@ typedef struct probe_stat {
     size_t n;
 } probe_stat;
 
+/* The median and spread of n >= 1 samples (sorts v). */
+void probe_stat_of(double *v, size_t n, probe_stat *out);
+
 typedef struct probe_data {
     size_t nprocs;
     const int *procs; /* the P values, ascending */
@@ -66,7 +69,9 @@ static inline size_t probe_cell_index(probe_prim prim, cost_pattern pattern, siz
 int probe_analyse(const probe_data *d, probe_summary *s, char *err, size_t errlen);
 
 /* Prints tables Π.1 and Π.2 of each pattern, 11 and 12 in the paper's layout, with
- * bsp_put and bsp_hpput where the paper has its architectures, then BSP*, r and the noise. */
+ * bsp_put and bsp_hpput where the paper has its architectures. */
 void probe_print(FILE *f, const probe_data *d, const probe_summary *s);
+/* Prints the summary lines: the operator kept, BSP*, r and the noise. */
+void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s);
 
 #endif

@@ -6,15 +6,18 @@
 
 #include <bsp.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* What the next section does. The processes only read it; process 0 writes the
  * results into the job's arrays (or rate) before bsp_end. */
 static struct {
-    enum { RUN_COMM, RUN_RATE } kind;
+    enum { RUN_COMM, RUN_RATE, RUN_BODY } kind;
     int nprocs;
     probe_job *job;
+    void (*body)(void *arg);
+    void *arg;
     double rate_seconds;
     double rate;
 } current;
@@ -167,8 +170,10 @@ void probe_spmd(void)
     bsp_begin((bsp_pid_t)current.nprocs);
     if (current.kind == RUN_COMM)
         comm(current.job);
-    else
+    else if (current.kind == RUN_RATE)
         rate();
+    else
+        current.body(current.arg);
     bsp_end();
 }
 
@@ -188,4 +193,54 @@ double probe_measure_rate(int nprocs, double seconds)
     current.rate_seconds = seconds;
     probe_spmd();
     return current.rate;
+}
+
+void probe_section(int nprocs, void (*body)(void *arg), void *arg)
+{
+    current.kind = RUN_BODY;
+    current.nprocs = nprocs;
+    current.body = body;
+    current.arg = arg;
+    probe_spmd();
+}
+
+/* splitmix64: enough randomness to shuffle, without touching rand()'s global state. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+void probe_shuffle(uint64_t *state, size_t *v, size_t n)
+{
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(next_random(state) % i), tmp = v[i - 1];
+        v[i - 1] = v[j];
+        v[j] = tmp;
+    }
+}
+
+int probe_rounds_most(const probe_rounds *p)
+{
+    int later = p->rounds > 1 ? (p->max_reps - p->min_reps + p->rounds - 2) / (p->rounds - 1) : 0;
+    return later > p->min_reps ? later : p->min_reps;
+}
+
+int probe_rounds_next(const probe_rounds *p, int round, int reps, int done, double wall, double now,
+                      double *planned)
+{
+    int more = 0;
+    if (round == 0 && p->rounds > 1 && now < p->deadline) {
+        /* A first round too quick for the clock: as if it took a microsecond. */
+        double fit = floor((double)reps * (p->deadline - now) / fmax(wall, 1e-6));
+        double total = fmin(fit, (double)(p->max_reps - done));
+        more = total > 0 ? (int)ceil(total / (p->rounds - 1)) : 0;
+        *planned = (double)more * (p->rounds - 1) * wall / reps;
+    } else if (round > 0 && round + 1 < p->rounds && now + wall < p->deadline) {
+        more = reps;
+    }
+    /* Rounds of equal size may overshoot max_reps: the last takes what is left. */
+    return done + more > p->max_reps ? (p->max_reps > done ? p->max_reps - done : 0) : more;
 }

@@ -2,8 +2,9 @@
  * it measures what users get on whichever engine runs it.
  *
  * Contract: the caller runs bsp_init(probe_spmd, argc, argv) once; then each
- * probe_measure_comm / probe_measure_rate call runs one SPMD section of P
- * processes (P >= 2 for comm) from the calling thread and returns after bsp_end.
+ * probe_measure_comm / probe_measure_rate / probe_section call runs one SPMD
+ * section of P processes (P >= 2 for comm) from the calling thread and returns
+ * after bsp_end.
  * Parameters reach the processes through a global set before bsp_begin, and only
  * process 0 writes results, into the caller's arrays. One call at a time.
  *
@@ -18,6 +19,7 @@
 #include "cost/cost_machine.h"
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum { PROBE_PUT = 0, PROBE_HPPUT = 1 } probe_prim;
 #define PROBE_NPRIMS 2
@@ -65,5 +67,35 @@ void probe_measure_comm(probe_job *job);
  * (as BSPedupack's bspbench), run on all P processes at once for about seconds,
  * averaged over the processes. */
 double probe_measure_rate(int nprocs, double seconds);
+
+/* Runs body(arg) as one SPMD section of nprocs processes, between bsp_begin and
+ * bsp_end: the other measurements of the probe (D-BSP levels, CCM) are sections
+ * of their own, and every section must start from the function bsp_init got. */
+void probe_section(int nprocs, void (*body)(void *arg), void *arg);
+
+/* Shuffles v[0..n) with the splitmix64 generator whose state is *state: every
+ * process that starts from the same state gets the same order. */
+void probe_shuffle(uint64_t *state, size_t *v, size_t n);
+
+/* How a measurement in rounds goes on (D-BSP levels, CCM): a first round of
+ * min_reps samples of every cell, whatever the deadline; then at most
+ * rounds − 1 more of equal size, sharing the time left until the deadline
+ * (seconds after bsp_begin) by what the first round cost, up to max_reps
+ * samples per cell in all. A later round is not started when, at the pace of
+ * the previous one, it would end after the deadline (the machine slowed). */
+typedef struct probe_rounds {
+    int min_reps, max_reps, rounds;
+    double deadline;
+} probe_rounds;
+
+/* The most samples per cell that one round takes. */
+int probe_rounds_most(const probe_rounds *p);
+
+/* Decides after round `round` (0 the first), which took wall seconds for reps
+ * samples per cell, done samples per cell so far, at time now: the samples per
+ * cell of the next round, 0 to stop. After the first round, *planned is the
+ * seconds the later rounds should take (else left alone). */
+int probe_rounds_next(const probe_rounds *p, int round, int reps, int done, double wall, double now,
+                      double *planned);
 
 #endif

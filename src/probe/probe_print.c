@@ -6,10 +6,13 @@
  * L and g in E notation), times in E notation since they reach microseconds.
  */
 #include "probe/probe_analyse.h"
+#include "probe/probe_ccm.h"
+#include "probe/probe_levels.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 static const char *const long_name[COST_NPATTERNS] = {"Exchange", "PingPong", "OneToAll",
                                                       "AllToOne", "AllToAll"};
@@ -155,6 +158,10 @@ void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
     for (int pat = 0; pat < COST_NPATTERNS; pat++)
         pattern_tables(f, d, s, pat);
     overall_tables(f, d, s);
+}
+
+void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
+{
     const cost_machine *m = &s->m;
     fprintf(f,
             "h operator  @ = %s (the lower bsp_put residual of table 12); the machine file\n"
@@ -176,4 +183,128 @@ void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
             m->rate);
     fprintf(f, "noise       median spread %.2f %% (interquartile range / median per cell)\n",
             m->spread);
+}
+
+static void add_oversubscribed(row *r, int P, int cores)
+{
+    add(r, "%d%s", P, P > cores ? " (oversubscribed)" : "");
+}
+
+void probe_print_levels(FILE *f, const probe_levels *lv, int cores)
+{
+    row r = {.n = 0};
+    add(&r, "Table D-BSP  Levels of P = ");
+    add_oversubscribed(&r, lv->nprocs, cores);
+    add(&r, ": an Exchange across the halves of every i-cluster at once");
+    end_row(f, &r);
+    fprintf(f,
+            "  Time: median seconds of the slowest cluster; Spread: IQR / median, %%; h with @ = "
+            "%s\n\n",
+            lv->h_sum ? "sum" : "max");
+    add(&r, "%-12s", "level");
+    for (size_t i = 0; i < lv->nlevels; i++)
+        add(&r, "  %-20zu", i);
+    end_row(f, &r);
+    add(&r, "%-12s", "cluster");
+    for (size_t i = 0; i < lv->nlevels; i++)
+        add(&r, "  %-20d", lv->cluster[i]);
+    end_row(f, &r);
+    add(&r, "%-12s", "h-relation");
+    for (size_t i = 0; i < lv->nlevels; i++)
+        add(&r, "  %-11s %8s", "Time", "Spread");
+    end_row(f, &r);
+    for (size_t k = 0; k < lv->nsizes; k++) {
+        add(&r, "%-12.0f", lv->h[k]);
+        for (size_t i = 0; i < lv->nlevels; i++) {
+            char sp[16];
+            add(&r, "  %-11.3E %8s", lv->stat[i][k].median, percent(sp, lv->stat[i][k].spread));
+        }
+        end_row(f, &r);
+    }
+    fprintf(f, "\n");
+    static const char *const label[3] = {"L_i", "g_i", "residual, %"};
+    for (int row_kind = 0; row_kind < 3; row_kind++) {
+        add(&r, "%-12s", label[row_kind]);
+        for (size_t i = 0; i < lv->nlevels; i++) {
+            char res[16];
+            if (row_kind == 2)
+                add(&r, "  %-20s", percent(res, lv->residual[i]));
+            else
+                add(&r, "  %-20.4E", row_kind == 0 ? lv->L[i] : lv->g[i]);
+        }
+        end_row(f, &r);
+    }
+    fprintf(f, "\n");
+    for (size_t i = 0; i < lv->nlevels; i++)
+        if (!(lv->g[i] > 0))
+            fprintf(f,
+                    "note        D-BSP level %zu: g <= 0 (noise dominates), left out of the file\n",
+                    i);
+}
+
+void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)
+{
+    row r = {.n = 0};
+    if (c->failed[0] != '\0') {
+        fprintf(f,
+                "Table CCM  not measured\n\nnote        CCM: %s; the machine file has no ccm "
+                "section\n\n",
+                c->failed);
+        return;
+    }
+    fprintf(f, "Table CCM  T(P, h) = a + b*ceil(log2 P) + c*h per kind, least squares\n");
+    add(&r, "  over P in {");
+    for (size_t p = 0; p < c->nprocs; p++) {
+        add(&r, "%s", p ? ", " : "");
+        add_oversubscribed(&r, c->procs[p], cores);
+    }
+    add(&r, "} and n = ");
+    for (size_t k = 0; k < c->nsizes; k++)
+        add(&r, "%s%ld", k ? ", " : "", c->sizes[k]);
+    add(&r, " bytes per process");
+    end_row(f, &r);
+    fprintf(f,
+            "  through the median time of each (P, h); Resid: mean |median - T| / median, %%\n\n");
+    add(&r, "%-12s  %-14s %-14s %-14s %7s %8s %8s", "kind", "a (s)", "b (s/round)", "c (s/byte)",
+        "points", "samples", "Resid");
+    end_row(f, &r);
+    for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
+        const probe_ccm_kind *x = &c->kinds[k];
+        if (!x->fitted) {
+            add(&r, "%-12s  no samples", x->kind);
+        } else {
+            char res[16];
+            add(&r, "%-12s  %-14.4E %-14.4E %-14.4E %7zu %8zu %8s", x->kind, x->f.a, x->f.b, x->f.c,
+                x->points, x->samples, percent(res, x->residual));
+        }
+        end_row(f, &r);
+    }
+    fprintf(f, "\n");
+    /* A plane over P values that behave differently (an oversubscribed P, whose
+     * supersteps wait for time slices) can pass below 0 at another P's small
+     * sizes: say where, once, so that nobody reads a negative T as a cost. */
+    int first = 1;
+    for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
+        const probe_ccm_kind *x = &c->kinds[k];
+        if (!x->fitted || x->neg_P == 0)
+            continue;
+        char item[64];
+        snprintf(item, sizeof item, "%s (%d, %.0f)", x->kind, x->neg_P, x->neg_h);
+        if (first) {
+            add(&r, "note        CCM: T(P, h) < 0 at a point measured, for");
+        } else {
+            add(&r, ",");
+            if (r.n + strlen(item) + 1 > 88) {
+                end_row(f, &r);
+                add(&r, "%-11s", "");
+            }
+        }
+        add(&r, " %s", item);
+        first = 0;
+    }
+    if (!first) {
+        end_row(f, &r);
+        fprintf(
+            f, "            (a plane through P values that behave differently; docs/probe.md)\n\n");
+    }
 }

@@ -1,8 +1,9 @@
 /* probe_run — plan the measurements within the budget, run them, report (contract in probe.h). */
 #include "probe/probe.h"
 
-#include "cost/cost_fit.h"
 #include "probe/probe_analyse.h"
+#include "probe/probe_ccm.h"
+#include "probe/probe_levels.h"
 #include "probe/probe_measure.h"
 
 #include <polybsp.h>
@@ -21,13 +22,19 @@ const size_t probe_default_nsizes = sizeof probe_default_sizes / sizeof probe_de
 const long probe_quick_sizes[] = {64, 1720320, 6881280};
 const size_t probe_quick_nsizes = sizeof probe_quick_sizes / sizeof probe_quick_sizes[0];
 
-/* How hard to look. The paper ran 500 experiments per cell, hence the full run's cap. */
+/* How hard to look. The paper ran 500 experiments per cell, hence the full run's cap.
+ * The D-BSP levels and the CCM collectives come after the patterns, in what the
+ * patterns left of the budget (they may use at most pattern_share of it). */
 typedef struct tuning {
     int pilot_reps, min_reps, max_reps, rounds;
     double rate_seconds; /* at most; and at most 2.5 % of the budget */
     size_t nstar_totals, nstar_splits;
-    long star_totals[3]; /* BSP*: bytes each process of a pair sends ... */
-    int star_splits[6];  /* ... as this many messages */
+    long star_totals[3];                /* BSP*: bytes each process of a pair sends ... */
+    int star_splits[6];                 /* ... as this many messages */
+    double pattern_share, levels_share; /* of the budget; of what the patterns left */
+    probe_rounds levels, ccm;           /* deadlines set when they run */
+    size_t nccm_sizes;
+    long ccm_sizes[4];
 } tuning;
 
 static const tuning full = {.pilot_reps = 4,
@@ -38,7 +45,13 @@ static const tuning full = {.pilot_reps = 4,
                             .nstar_totals = 3,
                             .nstar_splits = 6,
                             .star_totals = {4096, 65536, 1048576},
-                            .star_splits = {1, 4, 16, 64, 256, 1024}};
+                            .star_splits = {1, 4, 16, 64, 256, 1024},
+                            .pattern_share = 0.5,
+                            .levels_share = 0.3,
+                            .levels = {.min_reps = 5, .max_reps = 500, .rounds = 5},
+                            .ccm = {.min_reps = 3, .max_reps = 100, .rounds = 3},
+                            .nccm_sizes = 4,
+                            .ccm_sizes = {8, 4096, 65536, 1048576}};
 static const tuning quick = {.pilot_reps = 2,
                              .min_reps = 5,
                              .max_reps = 41,
@@ -47,13 +60,20 @@ static const tuning quick = {.pilot_reps = 2,
                              .nstar_totals = 2,
                              .nstar_splits = 3,
                              .star_totals = {4096, 1048576},
-                             .star_splits = {1, 16, 256}};
+                             .star_splits = {1, 16, 256},
+                             .pattern_share = 0.5,
+                             .levels_share = 0.3,
+                             .levels = {.min_reps = 3, .max_reps = 6, .rounds = 2},
+                             .ccm = {.min_reps = 2, .max_reps = 3, .rounds = 2},
+                             .nccm_sizes = 2,
+                             .ccm_sizes = {8, 65536}};
 
 typedef struct run {
     const probe_options *o;
     const tuning *t;
     struct timespec start;
     double expected; /* seconds the whole run should take, for the progress fraction */
+    double later;    /* seconds the phases after the current one may take */
     char phase[64];
     uint64_t random;
 } run;
@@ -72,22 +92,12 @@ static void tick(void *ctx)
         r->o->progress(r->o->ctx, fmin(0.99, elapsed(r) / r->expected), r->phase);
 }
 
-/* splitmix64: enough randomness to shuffle, without touching rand()'s global state. */
-static uint64_t next_random(run *r)
+/* A phase planned the rest of its rounds: the run should end that much later,
+ * plus what the later phases may take. */
+static void replan(void *ctx, double seconds)
 {
-    uint64_t z = (r->random += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-static void shuffle(run *r, size_t *v, size_t n)
-{
-    for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(next_random(r) % i), tmp = v[i - 1];
-        v[i - 1] = v[j];
-        v[j] = tmp;
-    }
+    run *r = ctx;
+    r->expected = elapsed(r) + seconds + r->later;
 }
 
 static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *cells)
@@ -102,13 +112,6 @@ static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *c
             cells[n++] =
                 (probe_cell){PROBE_PUT, COST_EXCHANGE, 2 * t->star_totals[i], t->star_splits[j]};
     return n;
-}
-
-static double quantile(const double *sorted, size_t n, double q)
-{
-    double pos = q * (double)(n - 1);
-    size_t i = (size_t)pos;
-    return i + 1 < n ? sorted[i] + (pos - (double)i) * (sorted[i + 1] - sorted[i]) : sorted[i];
 }
 
 /* Runs reps[c] samples of each cell c on P processes, in rounds that visit the
@@ -131,7 +134,7 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
     for (int round = 0; round < rounds && rc == 0; round++) {
         for (size_t c = 0; c < ncells; c++)
             order[c] = c;
-        shuffle(r, order, ncells);
+        probe_shuffle(&r->random, order, ncells);
         for (size_t i = 0; i < ncells; i++) {
             size_t c = order[i];
             int head = rounds == 1 || reps[c] < first ? reps[c] : first, rest = reps[c] - head;
@@ -167,14 +170,8 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
             if (wall_per_rep && (b < ncells || wall[b] / batches[b].reps < wall_per_rep[c]))
                 wall_per_rep[c] = wall[b] / batches[b].reps;
         }
-        for (size_t c = 0; c < ncells; c++) {
-            double *v = per_cell + at[c];
-            stat[c].n = filled[c];
-            stat[c].median = cost_median(v, filled[c]);
-            double iqr = quantile(v, filled[c], 0.75) - quantile(v, filled[c], 0.25);
-            /* A median of 0 (a clock too coarse for the cell) has no relative spread. */
-            stat[c].spread = stat[c].median > 0 ? 100.0 * iqr / stat[c].median : 0;
-        }
+        for (size_t c = 0; c < ncells; c++)
+            probe_stat_of(per_cell + at[c], filled[c], &stat[c]);
     }
     free(batches);
     free(order);
@@ -258,6 +255,48 @@ static int rate_procs(const probe_options *o)
     return P;
 }
 
+/* The D-BSP levels at the largest P, then the CCM collectives at each of their
+ * P values, in what the patterns left of the budget: the levels get
+ * levels_share of it, each CCM section an equal share of the rest. */
+static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
+{
+    const probe_options *o = r->o;
+    const tuning *t = r->t;
+    int ccm_procs[COST_MAX_PROCS];
+    size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
+    double left = fmax(0.0, o->budget - elapsed(r));
+
+    *lv = (probe_levels){.nprocs = o->procs[o->nprocs - 1],
+                         .nsizes = o->nsizes,
+                         .rounds = t->levels,
+                         .seed = r->random ^ 0x4442535000000000ull, /* "DBSP" */
+                         .tick = tick,
+                         .plan = replan,
+                         .ctx = r};
+    memcpy(lv->sizes, o->sizes, o->nsizes * sizeof *o->sizes);
+    lv->rounds.deadline = t->levels_share * left;
+    r->later = left - lv->rounds.deadline;
+    r->expected = elapsed(r) + left;
+    snprintf(r->phase, sizeof r->phase, "P = %d: D-BSP levels", lv->nprocs);
+    probe_levels_measure(lv);
+
+    *cc = (probe_ccm){.nsizes = t->nccm_sizes,
+                      .rounds = t->ccm,
+                      .seed = r->random ^ 0x43434d0000000000ull, /* "CCM" */
+                      .tick = tick,
+                      .plan = replan,
+                      .ctx = r};
+    memcpy(cc->sizes, t->ccm_sizes, t->nccm_sizes * sizeof *t->ccm_sizes);
+    for (size_t p = 0; p < nccm; p++) {
+        double rest = fmax(0.0, o->budget - elapsed(r)), share = rest / (double)(nccm - p);
+        r->later = rest - share;
+        r->expected = elapsed(r) + rest;
+        snprintf(r->phase, sizeof r->phase, "P = %d: CCM collectives", ccm_procs[p]);
+        if (probe_ccm_measure(cc, ccm_procs[p], share) != 0)
+            break;
+    }
+}
+
 int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
 {
     run r = {.o = o, .t = o->quick ? &quick : &full, .expected = o->budget};
@@ -272,7 +311,9 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     double *cost = malloc(grid * sizeof *cost), *planned = calloc(o->nprocs, sizeof *planned);
     int *reps = malloc(grid * sizeof *reps);
     probe_summary *s = calloc(1, sizeof *s);
-    int rc = cells && stat && cost && planned && reps && s ? 0 : -1;
+    probe_levels *lv = calloc(1, sizeof *lv);
+    probe_ccm *cc = calloc(1, sizeof *cc);
+    int rc = cells && stat && cost && planned && reps && s && lv && cc ? 0 : -1;
 
     if (rc == 0) {
         build_cells(o, t, cells);
@@ -289,9 +330,11 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 2, t->pilot_reps / 2,
                      INFINITY, stat + p * ncells, cost + p * ncells);
     }
-    /* Plan: every (P, cell) gets an equal share of what is left of the budget. */
+    /* Plan: every (P, cell) gets an equal share of what is left of the patterns'
+     * share of the budget. */
     if (rc == 0) {
-        double share = fmax(0.0, o->budget - elapsed(&r)) / (double)grid, total = 0;
+        double share = fmax(0.0, t->pattern_share * o->budget - elapsed(&r)) / (double)grid;
+        double total = 0;
         for (size_t i = 0; i < grid; i++) {
             double n = floor(share / fmax(cost[i], 1e-9));
             reps[i] = n < t->min_reps ? t->min_reps : n > t->max_reps ? t->max_reps : (int)n;
@@ -299,18 +342,20 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         }
         for (size_t p = 0; p < o->nprocs; p++)
             total += planned[p];
-        r.expected = elapsed(&r) + total;
+        r.expected = fmax(elapsed(&r) + total, o->budget);
     }
     for (size_t p = 0; p < o->nprocs && rc == 0; p++) {
         double rest = 0;
         for (size_t q = p + 1; q < o->nprocs; q++)
             rest += planned[q];
         /* Overrunning the plan by a tenth is noise; beyond, stop where the budget says. */
-        double deadline = fmax(1.1 * planned[p], o->budget - elapsed(&r) - rest);
+        double deadline = fmax(1.1 * planned[p], t->pattern_share * o->budget - elapsed(&r) - rest);
         snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, t->min_reps,
                      deadline, stat + p * ncells, NULL);
     }
+    if (rc == 0)
+        measure_models(&r, lv, cc);
     if (rc == 0 && o->progress)
         o->progress(o->ctx, 1.0, "done");
     if (rc != 0)
@@ -328,8 +373,13 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         rc = probe_analyse(&d, s, err, errlen);
     }
     if (rc == 0) {
+        probe_levels_fit(lv, s->m.h_sum, &s->m);
+        probe_ccm_fit(cc, &s->m);
         describe(out, o, stat, grid, elapsed(&r));
         probe_print(out, &d, s);
+        probe_print_levels(out, lv, o->cores);
+        probe_print_ccm(out, cc, o->cores);
+        probe_print_summary(out, &d, s);
         rc = write_machine(out, o->output, &s->m, err, errlen);
     }
     free(cells);
@@ -338,5 +388,9 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     free(planned);
     free(reps);
     free(s);
+    free(lv);
+    if (cc)
+        probe_ccm_free(cc);
+    free(cc);
     return rc;
 }

@@ -4,8 +4,12 @@
  * a probe run promises: the P values of PROCS (comma-separated), oversubscribed
  * exactly when one of them exceeds the cores, g > 0 and L finite, every pattern
  * fitted for bsp_put and bsp_hpput with positive times and finite errors, table
- * 11, BSP* and the rate. A pattern named in ABSENT ("hpput.exchange") may be
- * missing: the probe leaves out a fit that noise tilted to g <= 0, and says so.
+ * 11, BSP* and the rate; the D-BSP levels of the largest P (level i has clusters
+ * of ceil(P / 2^i), for every i whose clusters all have 2 processes or more,
+ * level 0 the whole machine); the CCM section with every collective, partition
+ * and rejoin, each with finite a and b and c >= 0. A pattern or level named in
+ * ABSENT ("hpput.exchange", "dbsp.1") may be missing: the probe leaves out a fit
+ * that noise tilted to g <= 0, and says so. Level 0 may not.
  * Exit status 0, or 1 after naming every failed check.
  */
 #include "cost/cost_machine.h"
@@ -25,14 +29,63 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-static int listed(const char *prim, int pat, char **absent, int nabsent)
+static int is_listed(const char *name, char **absent, int nabsent)
 {
-    char name[64];
-    snprintf(name, sizeof name, "%s.%s", prim, cost_pattern_name((cost_pattern)pat));
     for (int i = 0; i < nabsent; i++)
         if (strcmp(absent[i], name) == 0)
             return 1;
     return 0;
+}
+
+static int listed(const char *prim, int pat, char **absent, int nabsent)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s.%s", prim, cost_pattern_name((cost_pattern)pat));
+    return is_listed(name, absent, nabsent);
+}
+
+static void check_levels(const cost_machine *m, int P, char **absent, int nabsent)
+{
+    size_t k = 0;
+    for (int i = 0; (P >> i) >= 2; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "dbsp.%d", i);
+        if (i > 0 && (k == m->nlevels || m->levels[k].level != i) &&
+            is_listed(name, absent, nabsent))
+            continue;
+        CHECK(k < m->nlevels);
+        if (k == m->nlevels)
+            return;
+        const cost_level *l = &m->levels[k++];
+        CHECK(l->level == i);
+        CHECK(l->cluster == (P + (1 << i) - 1) >> i);
+        CHECK(l->g > 0 && isfinite(l->g) && isfinite(l->L));
+    }
+    CHECK(k == m->nlevels);
+}
+
+static void check_fn(const cost_ccm_fn *f)
+{
+    CHECK(isfinite(f->a) && isfinite(f->b));
+    CHECK(f->c >= 0 && isfinite(f->c));
+}
+
+static void check_ccm(const cost_machine *m)
+{
+    static const char *const kinds[] = {"bcast",     "reduce",  "allreduce", "scan",      "gather",
+                                        "allgather", "scatter", "alltoall",  "alltoallv", "par"};
+    CHECK(m->has_ccm);
+    CHECK(m->ncoll == sizeof kinds / sizeof kinds[0]);
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        const cost_ccm_fn *f = cost_machine_collective(m, kinds[i]);
+        CHECK(f != NULL);
+        if (f != NULL)
+            check_fn(f);
+        else
+            fprintf(stderr, "  (no cost function for %s)\n", kinds[i]);
+    }
+    check_fn(&m->partition);
+    check_fn(&m->rejoin);
 }
 
 static void check_patterns(const char *prim, const cost_pattern_fit *fits, char **absent,
@@ -91,6 +144,8 @@ int main(int argc, char **argv)
     CHECK(m.B >= 0 && isfinite(m.B));
     CHECK(m.rate > 0 && isfinite(m.rate));
     CHECK(m.spread >= 0 && isfinite(m.spread));
+    check_levels(&m, most, argv + 3, argc - 3);
+    check_ccm(&m);
     if (failures) {
         fprintf(stderr, "%s: %d failures\n", argv[1], failures);
         return 1;

@@ -1,4 +1,5 @@
-/* probe.c — `polybsp probe`: calibrate this machine as paper 000 does; write a machine file.
+/* probe.c — `polybsp probe`: calibrate this machine as paper 000 does (with the D-BSP
+ * levels and CCM cost functions of papers 002 and 001); write a machine file.
  *
  * Contract: parses the options of cmd_probe_help and hands them to probe_run
  * (src/probe), which prints the tables to stdout and writes the machine file.
@@ -31,8 +32,12 @@ const char cmd_probe_help[] =
     "five patterns (Exchange, PingPong, OneToAll, AllToOne, AllToAll), each with\n"
     "bsp_put and bsp_hpput, at several sizes and numbers of processes; least-squares\n"
     "L and g per pattern and overall; their errors; BSP*'s g* and critical block size\n"
-    "B; and the computation rate r. Prints the paper's tables and writes the machine\n"
-    "file that `polybsp predict` and bsp_g()/bsp_L() read.\n"
+    "B; the computation rate r; D-BSP's g_i and L_i for each level of clusters of\n"
+    "P/2^i processes (P the largest given); and CCM's T(P,h) = a + b*ceil(log2 P) +\n"
+    "c*h of every collective, partition and rejoin, from traced runs at two or more\n"
+    "P (the given ones, or P and 2P). Prints the paper's tables, Table D-BSP and\n"
+    "Table CCM, and writes the machine file that `polybsp predict` and\n"
+    "bsp_g()/bsp_L() read.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE   the machine file (default polybsp-machine.json)\n"

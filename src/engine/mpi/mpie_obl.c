@@ -1,19 +1,18 @@
 /* mpie_obl — bsp_oblsync on MPI: no barrier; messages travel point to point.
  *
  * Each destination gets one MPI message holding all that this process sent it in
- * the superstep, with the superstep index in the tag (modulo the tag range, far
+ * the superstep, with the superstep index in the tag (modulo MPIE_OBL_TAGS, far
  * more supersteps than one process can run ahead of another). The process then
  * receives messages with its own superstep's tag until it has at least n BSPlib
  * messages, and also takes those of that tag that have already arrived. Later
- * supersteps' messages wait in MPI under their own tags.
+ * supersteps' messages wait in MPI under their own tags. A source sends at most
+ * one message per superstep, so each lands in that source's in buffer.
  */
 #include "engine/mpi/mpie.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define OBL_TAG_RANGE 16384
 
 static size_t count_messages(const char *data, size_t len)
 {
@@ -29,37 +28,12 @@ static size_t count_messages(const char *data, size_t len)
     return n;
 }
 
-typedef struct arrival {
-    int src; /* in the group */
-    char *buf;
-    size_t len;
-} arrival;
-
-/* Receives one message of `tag` (already probed as `st`); returns its count of
- * BSPlib messages. */
-static size_t take(core_ctx *c, int tag, MPI_Status *st, arrival **got, int *ngot, int *cap)
+/* Receives one message of `tag` (already matched); returns its count of BSPlib messages. */
+static size_t take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
 {
-    int len;
-    MPI_Get_count(st, MPI_BYTE, &len);
-    char *buf = malloc(len ? (size_t)len : 1);
-    if (!buf)
-        core_fatal_oom("message queue");
-    MPI_Recv(buf, len, MPI_BYTE, st->MPI_SOURCE, tag, c->group->e.comm, MPI_STATUS_IGNORE);
-    mpie_keep(c, buf);
-    if (*ngot == *cap) {
-        *cap = *cap ? 2 * *cap : 8;
-        arrival *a = realloc(*got, (size_t)*cap * sizeof *a);
-        if (!a)
-            core_fatal_oom("message queue");
-        *got = a;
-    }
-    (*got)[(*ngot)++] = (arrival){st->MPI_SOURCE, buf, (size_t)len};
-    return count_messages(buf, (size_t)len);
-}
-
-static int by_source(const void *a, const void *b)
-{
-    return ((const arrival *)a)->src - ((const arrival *)b)->src;
+    mpie_take(c, msg, st);
+    const core_buf *b = &c->e.in[st->MPI_SOURCE];
+    return count_messages(b->data, b->len);
 }
 
 void eng_oblsync(core_proc *p, size_t n)
@@ -73,11 +47,8 @@ void eng_oblsync(core_proc *p, size_t n)
     if (p->tr.on)
         core_trace_enter(p);
     unsigned parity = c->step & 1;
-    int tag = (int)(c->step % OBL_TAG_RANGE);
-    MPI_Request *sends = malloc((size_t)c->nprocs * sizeof *sends);
-    if (!sends)
-        core_fatal_oom("oblsync");
-    int nsends = 0;
+    int tag = (int)(c->step % MPIE_OBL_TAGS);
+    c->e.nreqs = 0;
     for (int d = 0; d < c->nprocs; d++) {
         core_buf *b = &c->out[parity][d];
         if (!b->len)
@@ -85,37 +56,37 @@ void eng_oblsync(core_proc *p, size_t n)
         count_messages(b->data, b->len);
         if (b->len > (size_t)INT_MAX)
             core_fatal("bsp_oblsync", "%zu bytes for one process exceed MPI's limit", b->len);
-        MPI_Isend(b->data, (int)b->len, MPI_BYTE, d, tag, c->group->e.comm, &sends[nsends++]);
+        MPI_Isend(b->data, (int)b->len, MPI_BYTE, d, tag, c->group->e.comm, mpie_request(c));
     }
-    for (int i = 0; i < c->e.nreceived; i++)
-        free(c->e.received[i]);
-    c->e.nreceived = 0;
+    /* The queue may point into the in buffers until here. */
     c->nin = c->inhead = 0;
     c->inbytes = 0;
+    for (int q = 0; q < c->nprocs; q++)
+        c->e.in[q].len = 0;
     size_t have = 0;
+    MPI_Message msg;
     MPI_Status st;
-    arrival *got = NULL;
-    int ngot = 0, cap = 0;
     while (have < n) {
-        MPI_Probe(MPI_ANY_SOURCE, tag, c->group->e.comm, &st);
-        have += take(c, tag, &st, &got, &ngot, &cap);
+        MPI_Mprobe(MPI_ANY_SOURCE, tag, c->group->e.comm, &msg, &st);
+        have += take(c, &msg, &st);
     }
     for (int flag = 1; flag;) {
-        MPI_Iprobe(MPI_ANY_SOURCE, tag, c->group->e.comm, &flag, &st);
+        MPI_Improbe(MPI_ANY_SOURCE, tag, c->group->e.comm, &flag, &msg, &st);
         if (flag)
-            take(c, tag, &st, &got, &ngot, &cap);
+            take(c, &msg, &st);
     }
-    /* The queue lists messages by source, as after bsp_sync. */
-    qsort(got, (size_t)ngot, sizeof *got, by_source);
-    for (int i = 0; i < ngot; i++) {
-        int src = c->group->e.run_pids[got[i].src];
+    /* The queue lists messages by source, as after bsp_sync; every message sent is
+     * non-empty, so an empty buffer means nothing came from that source. */
+    for (int q = 0; q < c->nprocs; q++) {
+        const core_buf *b = &c->e.in[q];
+        if (!b->len)
+            continue;
+        int src = c->group->e.run_pids[q];
         if (p->tr.on)
             core_trace_add_source(p, src);
-        core_apply_records(p, src, got[i].buf, got[i].len);
+        core_apply_records(p, src, b->data, b->len);
     }
-    free(got);
-    MPI_Waitall(nsends, sends, MPI_STATUSES_IGNORE);
-    free(sends);
+    MPI_Waitall(c->e.nreqs, c->e.reqs, MPI_STATUSES_IGNORE);
     c->flags = 0;
     c->tagsize = c->next_tagsize;
     if (p->tr.on)
@@ -127,4 +98,5 @@ void eng_oblsync(core_proc *p, size_t n)
     }
     c->step++;
     p->step++;
+    c->last_oblivious = 1;
 }

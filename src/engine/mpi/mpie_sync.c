@@ -1,13 +1,20 @@
-/* mpie_sync — the superstep on MPI: barrier, checks, exchange, partitions.
+/* mpie_sync — the superstep on MPI: barrier, agreement checks and the exchange.
  *
- * The exchange is one MPI_Alltoallv of every source's records for every
- * destination, preceded by an MPI_Alltoall of the sizes. A get travels as a
- * request record at the end of the records for its owner; owners serve every
- * request before they apply any put (gets see the values from before the puts),
- * and a second MPI_Alltoallv carries the values back. hpput records point into
- * the source's memory, which other ranks cannot read: they are expanded into
- * ordinary puts when sent (BSPlib allows an hpput to copy at any time up to the
- * sync).
+ * The barrier combines the members' traffic bits (eng_barrier). When anybody
+ * communicates, every member sends every other one exactly one head message, so
+ * nobody has to learn first how many messages are coming:
+ *     [records][small hpputs' data][get requests][trailer]
+ * The records are the core's out buffer for that destination, sent where they lie.
+ * The data of a large put or hpput (travels_apart) travels apart, in its
+ * own messages in record order, from where it lies (the out buffer, the hpput's
+ * source); the destination receives it straight into place when its turn comes,
+ * so a large put crosses MPI once and a large hpput moves once in all. A smaller
+ * hpput's data is gathered into the head by an MPI datatype (no copy of ours) and
+ * its record is pointed at it on arrival.
+ * Order: each member first serves the get requests it received (the values are
+ * copied into replies before any put lands), then copies its own gets' values in
+ * issue order, and only then lands the records of every source by increasing pid,
+ * each source's in issue order.
  */
 #include "engine/mpi/mpie.h"
 
@@ -16,63 +23,29 @@
 #include <string.h>
 #include <unistd.h>
 
-enum { REC_GETREQ = 8, REC_HPGETREQ = 9 }; /* after the core's record kinds */
+/* Data below these sizes rides in the head. A put's data lies in the out buffer
+ * next to its record, so the head carries it in the same single-copy transfer and
+ * only a copy into place is saved by sending it apart, which pays off for large
+ * puts; a small hpput's data must be gathered into the head, which MPI does by
+ * packing it through its own buffers, so only the smallest are worth gathering
+ * (measured: docs/performance.md, "MPI engine"). */
+#define MPIE_APART_PUT ((size_t)65536)
+#define MPIE_APART_HPPUT ((size_t)8192)
+/* MPI counts are ints: data travelling apart goes in pieces of at most this. */
+#define MPIE_PIECE ((size_t)1 << 30)
 
-int eng_group_init(core_group *g)
-{
-    g->e.comm = MPI_COMM_NULL;
-    g->e.run_pids = malloc((size_t)g->nprocs * sizeof *g->e.run_pids);
-    return g->e.run_pids ? 0 : -1;
-}
+typedef struct head_trailer {
+    uint64_t recs_len; /* bytes of records at the start of the head (as sent) */
+    uint64_t hp_len;   /* bytes of small hpputs' data after them */
+    uint64_t apart;    /* records whose data travels apart */
+} head_trailer;
 
-void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid)
-{
-    g->e.comm = comm;
-    MPI_Allgather(&run_pid, 1, MPI_INT, g->e.run_pids, 1, MPI_INT, comm);
-}
-
-void eng_group_free(core_group *g)
-{
-    if (g->e.comm != MPI_COMM_NULL)
-        MPI_Comm_free(&g->e.comm);
-    free(g->e.run_pids);
-}
-
-int eng_ctx_init(core_ctx *c)
-{
-    memset(&c->e, 0, sizeof c->e);
-    return 0;
-}
-
-static void release_received(core_ctx *c)
-{
-    for (int i = 0; i < c->e.nreceived; i++)
-        free(c->e.received[i]);
-    c->e.nreceived = 0;
-}
-
-void eng_ctx_free(core_ctx *c)
-{
-    release_received(c);
-    free(c->e.received);
-}
-
-void eng_ctx_attach(core_ctx *c) { (void)c; }
-
-/* The queue points into received buffers: they live until the next superstep ends. */
-void mpie_keep(core_ctx *c, char *buf)
-{
-    if (c->e.nreceived == c->e.capreceived) {
-        int cap = c->e.capreceived ? 2 * c->e.capreceived : 8;
-        char **r = realloc(c->e.received, (size_t)cap * sizeof *r);
-        if (!r)
-            core_fatal_oom("message queue");
-        c->e.received = r;
-        c->e.capreceived = cap;
-    }
-    c->e.received[c->e.nreceived++] = buf;
-}
-
+typedef struct wire_get {
+    uint32_t slot;
+    uint32_t high_performance;
+    uint64_t offset;
+    uint64_t size;
+} wire_get;
 
 /* Only the lowest culprit reports; the others wait for its MPI_Abort. */
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail)
@@ -111,12 +84,56 @@ static void report_mixed_arrivals(const core_ctx *c, unsigned all, unsigned at)
         pause();
 }
 
+/* Members arrived from supersteps of different parity: every member learns every
+ * member's superstep; the lowest pid of the earliest reports the lowest pid of
+ * another. */
+static void report_steps(const core_ctx *c, unsigned at)
+{
+    int P = c->nprocs;
+    unsigned long mine[2] = {c->step, (unsigned long)c->last_oblivious};
+    unsigned long *every = malloc(2 * (size_t)P * sizeof *every);
+    if (!every)
+        core_fatal_oom("barrier");
+    MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm);
+    int behind = 0, other = -1;
+    for (int q = 1; q < P; q++)
+        if (every[2 * q] < every[2 * behind])
+            behind = q;
+    for (int q = 0; q < P && other < 0; q++)
+        if (every[2 * q] != every[2 * behind])
+            other = q;
+    if (behind == c->pid)
+        core_report_steps(c->proc->pid, c->proc->step, at, c->group->e.run_pids[other],
+                          (int)every[2 * other + 1], every[2 * other]);
+    for (;;)
+        pause();
+}
+
+/* A barrier that ORs the members' bits by point-to-point messages, which beats
+ * MPI_Allreduce by a sixth at P = 2 (docs/performance.md). In round k each member
+ * exchanges what it has seen with member pid XOR 2^k (recursive doubling) when P
+ * is a power of two; otherwise it sends to the member 2^k ahead and hears from
+ * the one 2^k behind (dissemination, which handles any P because OR does not
+ * mind seeing a bit twice). After ceil(log2 P) rounds every member holds the OR
+ * of all. Two members meet at most once per barrier, so MPI's in-order delivery
+ * keeps successive barriers apart. Pairwise exchange suits an oversubscribed
+ * machine better: both partners of a round need the processor at once, instead
+ * of a chain of waits around the ring. */
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
-    unsigned mine = bits | at, all;
-    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED, MPI_BOR, c->group->e.comm);
+    unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
+    int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    for (int k = 1; k < P; k *= 2) {
+        unsigned theirs;
+        MPI_Sendrecv(&all, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
+                     &theirs, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me - k + P) % P,
+                     MPIE_TAG_BARRIER, c->group->e.comm, MPI_STATUS_IGNORE);
+        all |= theirs;
+    }
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c, all, at);
+    if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
+        report_steps(c, at);
     return all;
 }
 
@@ -154,222 +171,348 @@ void eng_check_colls(core_ctx *c, unsigned parity)
     mpie_blame(c, guilty, call, detail);
 }
 
-/* The bytes for one destination: its records (hpputs expanded), then a request
- * record for each get from it. */
-static size_t pack_for(const core_ctx *c, int dest, unsigned parity, core_buf *out)
+size_t mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
 {
-    const core_buf *b = &c->out[parity][dest];
-    for (const char *cur = b->data, *end = b->data + b->len; cur < end;) {
+    int len;
+    MPI_Get_count(st, MPI_BYTE, &len);
+    core_buf *b = &c->e.in[st->MPI_SOURCE];
+    b->len = 0;
+    core_buf_reserve(b, (size_t)len);
+    MPI_Mrecv(b->data, len, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+    b->len = (size_t)len;
+    return b->len;
+}
+
+MPI_Request *mpie_request(core_ctx *c)
+{
+    if (c->e.nreqs == c->e.capreqs) {
+        int cap = c->e.capreqs ? 2 * c->e.capreqs : 16;
+        MPI_Request *r = realloc(c->e.reqs, (size_t)cap * sizeof *r);
+        if (!r)
+            core_fatal_oom("exchange");
+        c->e.reqs = r;
+        c->e.capreqs = cap;
+    }
+    return &c->e.reqs[c->e.nreqs++];
+}
+
+/* Adds a piece to the head being gathered; a piece that continues the previous
+ * one extends it, so that a head often stays one contiguous block. */
+static void add_block(core_ctx *c, const void *at, size_t len)
+{
+    MPI_Aint addr;
+    MPI_Get_address(at, &addr);
+    int n = c->e.nblocks;
+    if (n && c->e.block_at[n - 1] + c->e.block_len[n - 1] == addr) {
+        c->e.block_len[n - 1] =
+            mpie_count((size_t)c->e.block_len[n - 1] + len, "a superstep's data for one process");
+        return;
+    }
+    if (!len)
+        return;
+    if (n == c->e.capblocks) {
+        int cap = n ? 2 * n : 16;
+        MPI_Aint *a = realloc(c->e.block_at, (size_t)cap * sizeof *a);
+        if (a)
+            c->e.block_at = a;
+        int *l = realloc(c->e.block_len, (size_t)cap * sizeof *l);
+        if (!a || !l)
+            core_fatal_oom("exchange");
+        c->e.block_len = l;
+        c->e.capblocks = cap;
+    }
+    c->e.block_at[n] = addr;
+    c->e.block_len[n] = mpie_count(len, "a superstep's data for one process");
+    c->e.nblocks++;
+}
+
+/* Bytes one record takes in an out buffer (the records of a head differ: see below). */
+static size_t rec_bytes(const core_rec *r)
+{
+    unsigned kind = CORE_REC_KIND(r);
+    size_t data = kind == CORE_REC_SEND    ? CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size
+                  : kind == CORE_REC_HPPUT ? sizeof(void *)
+                                           : r->size;
+    return sizeof *r + CORE_ALIGN8(data);
+}
+
+static int travels_apart(const core_rec *r)
+{
+    unsigned kind = CORE_REC_KIND(r);
+    return kind == CORE_REC_PUT     ? r->size >= MPIE_APART_PUT
+           : kind == CORE_REC_HPPUT ? r->size >= MPIE_APART_HPPUT
+                                    : 0;
+}
+
+static const void *hp_source(const core_rec *r)
+{
+    const void *src;
+    memcpy(&src, r + 1, sizeof src);
+    return src;
+}
+
+static void send_apart(core_ctx *c, int d, const char *data, size_t n)
+{
+    for (size_t done = 0; done < n; done += MPIE_PIECE) {
+        size_t k = n - done < MPIE_PIECE ? n - done : MPIE_PIECE;
+        MPI_Isend(data + done, (int)k, MPI_BYTE, d, MPIE_TAG_APART, c->group->e.comm,
+                  mpie_request(c));
+    }
+}
+
+/* Lists the head's pieces when some data does not lie in the records: the
+ * records less the data of large puts (sent apart, as is large hpputs' data),
+ * then the small hpputs' data, then get requests and trailer. */
+static void gather(core_ctx *c, int d, const core_buf *b, size_t recs, head_trailer *t)
+{
+    const char *seg = b->data, *end = b->data + recs;
+    for (const char *cur = seg; cur < end; cur += rec_bytes((const core_rec *)cur)) {
         const core_rec *r = (const core_rec *)cur;
-        unsigned kind = CORE_REC_KIND(r);
-        size_t datalen = kind == CORE_REC_PUT    ? r->size
-                         : kind == CORE_REC_SEND ? CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size
-                                                 : sizeof(void *);
-        if (kind == CORE_REC_HPPUT) {
-            const void *src;
-            memcpy(&src, r + 1, sizeof src);
-            core_rec *o = (core_rec *)core_buf_reserve(out, sizeof *o + CORE_ALIGN8(r->size));
-            *o = *r;
-            o->kind_slot = CORE_REC_HPPUT_DATA | CORE_REC_SLOT(r) << 8;
-            memcpy(o + 1, src, r->size);
-            core_buf_commit(out, sizeof *o + CORE_ALIGN8(r->size));
-        } else {
-            size_t n = sizeof *r + CORE_ALIGN8(datalen);
-            memcpy(core_buf_reserve(out, n), r, n);
-            core_buf_commit(out, n);
-        }
-        cur += sizeof *r + CORE_ALIGN8(datalen);
-    }
-    size_t records = out->len;
-    for (size_t i = 0; i < c->ngets; i++) {
-        const core_getreq *g = &c->gets[i];
-        if ((int)g->pid != dest)
+        if (!travels_apart(r))
             continue;
-        core_rec *o = (core_rec *)core_buf_reserve(out, sizeof *o);
-        o->kind_slot = (g->high_performance ? REC_HPGETREQ : REC_GETREQ) | (uint32_t)g->slot << 8;
-        o->size = (uint32_t)g->size;
-        o->offset = g->offset;
-        core_buf_commit(out, sizeof *o);
+        if (CORE_REC_KIND(r) == CORE_REC_PUT) {
+            add_block(c, seg, (size_t)((const char *)(r + 1) - seg));
+            seg = cur + rec_bytes(r);
+            t->recs_len -= CORE_ALIGN8(r->size);
+            send_apart(c, d, (const char *)(r + 1), r->size);
+        } else {
+            send_apart(c, d, hp_source(r), r->size);
+        }
+        t->apart++;
     }
-    return records;
+    add_block(c, seg, (size_t)(end - seg));
+    for (const char *cur = b->data; (c->flags & CORE_HAS_HP) && cur < end;
+         cur += rec_bytes((const core_rec *)cur)) {
+        const core_rec *r = (const core_rec *)cur;
+        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size && !travels_apart(r)) {
+            add_block(c, hp_source(r), r->size);
+            t->hp_len += r->size;
+        }
+    }
+    add_block(c, end, b->len - recs);
 }
 
-static int to_int(size_t n, const char *what)
+static void send_head(core_ctx *c, int d, unsigned parity)
 {
-    if (n > INT_MAX)
-        core_fatal("bsp_sync", "%s of %zu bytes exceeds MPI's limit of %d bytes", what, n,
-                   INT_MAX);
-    return (int)n;
+    core_buf *b = &c->out[parity][d];
+    size_t recs = c->e.recs_len[d];
+    head_trailer t = {recs, 0, 0};
+    /* The trailer's room first: the buffer does not move from here on. */
+    size_t at = b->len;
+    core_buf_reserve(b, sizeof t);
+    core_buf_commit(b, sizeof t);
+    c->e.nblocks = 0;
+    if ((c->flags & CORE_HAS_HP) || recs >= MPIE_APART_PUT)
+        gather(c, d, b, recs, &t);
+    memcpy(b->data + at, &t, sizeof t);
+    /* One block can only be the whole buffer: any piece from elsewhere (an hpput's
+     * data) or left out (a large put's) splits it. */
+    if (c->e.nblocks <= 1) {
+        MPI_Isend(b->data, mpie_count(b->len, "a superstep's data for one process"), MPI_BYTE, d,
+                  MPIE_TAG_HEAD, c->group->e.comm, mpie_request(c));
+        return;
+    }
+    mpie_count(b->len + t.hp_len, "a superstep's data for one process");
+    MPI_Datatype head;
+    MPI_Type_create_hindexed(c->e.nblocks, c->e.block_len, c->e.block_at, MPI_BYTE, &head);
+    MPI_Type_commit(&head);
+    MPI_Isend(MPI_BOTTOM, 1, head, d, MPIE_TAG_HEAD, c->group->e.comm, mpie_request(c));
+    MPI_Type_free(&head); /* MPI keeps it until the send completes */
 }
 
-static void alltoallv(const core_ctx *c, const char *send, const int *scounts, char **recv,
-                      int *rcounts, int *rdispls)
+/* Appends each get request to its owner's out buffer after the records and posts
+ * the receives of the values; returns how many (they are the first requests). */
+static int post_gets(core_ctx *c, unsigned parity)
 {
     int P = c->nprocs;
-    int *sdispls = malloc((size_t)P * sizeof *sdispls);
-    if (!sdispls)
-        core_fatal_oom("exchange");
-    size_t total = 0;
-    for (int q = 0; q < P; q++) {
-        sdispls[q] = to_int(total, "a superstep's outgoing data");
-        total += (size_t)scounts[q];
+    size_t *at = c->e.value_at;
+    memset(at, 0, ((size_t)P + 1) * sizeof *at);
+    for (size_t i = 0; i < c->ngets; i++) {
+        const core_getreq *g = &c->gets[i];
+        wire_get w = {g->slot, g->high_performance, g->offset, g->size};
+        core_buf *b = &c->out[parity][g->pid];
+        memcpy(core_buf_reserve(b, sizeof w), &w, sizeof w);
+        core_buf_commit(b, sizeof w);
+        at[g->pid + 1] += g->size;
     }
-    MPI_Alltoall(scounts, 1, MPI_INT, rcounts, 1, MPI_INT, c->group->e.comm);
-    total = 0;
+    for (int q = 0; q < P; q++)
+        at[q + 1] += at[q];
+    c->e.values.len = 0;
+    core_buf_reserve(&c->e.values, at[P]);
+    int n = 0;
     for (int q = 0; q < P; q++) {
-        rdispls[q] = to_int(total, "a superstep's incoming data");
-        total += (size_t)rcounts[q];
+        if (q == c->pid || c->out[parity][q].len == c->e.recs_len[q])
+            continue;
+        MPI_Irecv(c->e.values.data + at[q],
+                  mpie_count(at[q + 1] - at[q], "a superstep's get values from one process"),
+                  MPI_BYTE, q, MPIE_TAG_REPLY, c->group->e.comm, mpie_request(c));
+        n++;
     }
-    *recv = malloc(total ? total : 1);
-    if (!*recv)
-        core_fatal_oom("exchange");
-    mpie_check(MPI_Alltoallv(send, scounts, sdispls, MPI_BYTE, *recv, rcounts, rdispls, MPI_BYTE,
-                             c->group->e.comm),
-               "MPI_Alltoallv");
-    free(sdispls);
+    at[c->pid] = 0; /* this member's own values will be in reply[pid] */
+    return n;
+}
+
+/* Copies the values member q asked for into reply[q], and sends them. */
+static void serve_gets(core_proc *p, int q, const char *req, size_t len)
+{
+    core_ctx *c = p->ctx;
+    core_buf *out = &c->e.reply[q];
+    out->len = 0;
+    for (const char *cur = req; cur < req + len; cur += sizeof(wire_get)) {
+        wire_get w;
+        memcpy(&w, cur, sizeof w);
+        const core_slot *s = &c->reg.slots[w.slot];
+        core_getreq g = {NULL, (uint32_t)c->pid, w.slot, w.high_performance != 0, w.offset, w.size};
+        core_check_get(c->group->e.run_pids[q], p->step, &g, s->size);
+        memcpy(core_buf_reserve(out, w.size), (const char *)s->addr + w.offset, w.size);
+        core_buf_commit(out, w.size);
+        if (p->tr.on) {
+            atomic_fetch_add(&p->tr.served_bytes, w.size);
+            atomic_fetch_add(&p->tr.served_msgs, 1);
+        }
+    }
+    if (q != c->pid)
+        MPI_Isend(out->data, mpie_count(out->len, "a superstep's get values for one process"),
+                  MPI_BYTE, q, MPIE_TAG_REPLY, c->group->e.comm, mpie_request(c));
+}
+
+static head_trailer trailer_of(const core_buf *b)
+{
+    head_trailer t;
+    memcpy(&t, b->data + b->len - sizeof t, sizeof t);
+    return t;
+}
+
+static void run_gets(core_proc *p, unsigned parity, int nreplies)
+{
+    core_ctx *c = p->ctx;
+    for (int q = 0; q < c->nprocs; q++) {
+        if (q == c->pid) {
+            const core_buf *b = &c->out[parity][q];
+            if (b->len > c->e.recs_len[q])
+                serve_gets(p, q, b->data + c->e.recs_len[q], b->len - c->e.recs_len[q]);
+            continue;
+        }
+        const core_buf *b = &c->e.in[q];
+        head_trailer t = trailer_of(b);
+        size_t from = t.recs_len + t.hp_len, to = b->len - sizeof t;
+        if (to > from)
+            serve_gets(p, q, b->data + from, to - from);
+    }
+    MPI_Waitall(nreplies, c->e.reqs, MPI_STATUSES_IGNORE);
+    /* Values from each owner come in the order the gets to it were made. */
+    for (size_t i = 0; i < c->ngets; i++) {
+        const core_getreq *g = &c->gets[i];
+        const char *from = g->pid == (uint32_t)c->pid ? c->e.reply[g->pid].data : c->e.values.data;
+        if (g->size)
+            memcpy(g->dst, from + c->e.value_at[g->pid], g->size);
+        c->e.value_at[g->pid] += g->size;
+        p->tr.bytes_in += g->size;
+        p->tr.msgs_in++;
+        if (p->tr.on)
+            core_trace_add_source(p, c->group->e.run_pids[g->pid]);
+    }
+}
+
+/* Receives the data of a put that travelled apart into its place. */
+static void land_apart(core_proc *p, int q, const core_rec *r)
+{
+    core_ctx *c = p->ctx;
+    uint32_t slot = CORE_REC_SLOT(r);
+    char *base = slot == CORE_COLL_SLOT ? c->coll_buf : (char *)c->reg.slots[slot].addr;
+    size_t size = slot == CORE_COLL_SLOT ? c->coll_size : c->reg.slots[slot].size;
+    if (r->offset > size || r->size > size - r->offset)
+        core_fatal_as(c->group->e.run_pids[q], p->step,
+                      slot == CORE_COLL_SLOT             ? "collective"
+                      : CORE_REC_KIND(r) == CORE_REC_PUT ? "bsp_put"
+                                                         : "bsp_hpput",
+                      "offset %llu + size %llu exceeds the %zu bytes registered on process %d",
+                      (unsigned long long)r->offset, (unsigned long long)r->size, size, c->pid);
+    for (size_t done = 0; done < r->size; done += MPIE_PIECE) {
+        size_t k = r->size - done < MPIE_PIECE ? r->size - done : MPIE_PIECE;
+        MPI_Recv(base + r->offset + done, (int)k, MPI_BYTE, q, MPIE_TAG_APART, c->group->e.comm,
+                 MPI_STATUS_IGNORE);
+    }
+    p->tr.bytes_in += r->size;
+    p->tr.msgs_in++;
+}
+
+/* Lands the records of a head in order. In a head a large put's record has no
+ * data (it travels apart) and a small hpput's data follows the records. */
+static void land_head(core_proc *p, int q, core_buf *b, const head_trailer *t)
+{
+    long src = p->ctx->group->e.run_pids[q];
+    char *run = b->data, *end = b->data + t->recs_len;
+    const char *hp = end;
+    for (char *cur = run; cur < end;) {
+        core_rec *r = (core_rec *)cur;
+        unsigned kind = CORE_REC_KIND(r);
+        if (!travels_apart(r)) {
+            if (kind == CORE_REC_HPPUT) {
+                memcpy(r + 1, &hp, sizeof hp);
+                hp += r->size;
+            }
+            cur += rec_bytes(r);
+            continue;
+        }
+        if (cur > run)
+            core_apply_records(p, src, run, (size_t)(cur - run));
+        land_apart(p, q, r);
+        cur += kind == CORE_REC_HPPUT ? rec_bytes(r) : sizeof *r;
+        run = cur;
+    }
+    if (end > run)
+        core_apply_records(p, src, run, (size_t)(end - run));
+}
+
+static void land_records(core_proc *p, unsigned parity)
+{
+    core_ctx *c = p->ctx;
+    for (int q = 0; q < c->nprocs; q++) {
+        long src = c->group->e.run_pids[q];
+        if (q == c->pid) {
+            size_t n = c->e.recs_len[q];
+            if (n && p->tr.on)
+                core_trace_add_source(p, src);
+            if (n)
+                core_apply_records(p, src, c->out[parity][q].data, n);
+            continue;
+        }
+        head_trailer t = trailer_of(&c->e.in[q]);
+        if (!t.recs_len)
+            continue;
+        if (p->tr.on)
+            core_trace_add_source(p, src);
+        if (t.apart || t.hp_len)
+            land_head(p, q, &c->e.in[q], &t);
+        else
+            core_apply_records(p, src, c->e.in[q].data, t.recs_len);
+    }
 }
 
 void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
-    release_received(c);
     if (!(all & (CORE_HAS_COMM | CORE_HAS_GET)))
         return;
     int P = c->nprocs;
-    int *scounts = calloc((size_t)P, sizeof *scounts), *rcounts = calloc((size_t)P, sizeof *rcounts);
-    int *rdispls = calloc((size_t)P, sizeof *rdispls);
-    size_t *records = calloc((size_t)P, sizeof *records);
-    if (!scounts || !rcounts || !rdispls || !records)
-        core_fatal_oom("exchange");
-    core_buf send = {NULL, 0, 0};
-    for (int q = 0; q < P; q++) {
-        size_t before = send.len;
-        core_buf part = {NULL, 0, 0};
-        uint64_t nrec = pack_for(c, q, parity, &part);
-        /* Each destination's segment starts with the length of its records. */
-        memcpy(core_buf_reserve(&send, sizeof nrec), &nrec, sizeof nrec);
-        core_buf_commit(&send, sizeof nrec);
-        if (part.len) {
-            memcpy(core_buf_reserve(&send, part.len), part.data, part.len);
-            core_buf_commit(&send, part.len);
-        }
-        core_buf_free(&part);
-        scounts[q] = to_int(send.len - before, "a superstep's data for one process");
+    c->e.nreqs = 0;
+    for (int d = 0; d < P; d++)
+        c->e.recs_len[d] = c->out[parity][d].len;
+    int nreplies = c->ngets ? post_gets(c, parity) : 0;
+    for (int d = 0; d < P; d++)
+        if (d != c->pid)
+            send_head(c, d, parity);
+    for (int k = 1; k < P; k++) {
+        MPI_Message msg;
+        MPI_Status st;
+        MPI_Mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
+        mpie_take(c, &msg, &st);
     }
-    char *recv;
-    alltoallv(c, send.data, scounts, &recv, rcounts, rdispls);
-    core_buf_free(&send);
-    int *recvdispls = malloc((size_t)P * sizeof *recvdispls);
-    if (!recvdispls)
-        core_fatal_oom("exchange");
-    memcpy(recvdispls, rdispls, (size_t)P * sizeof *rdispls);
-
-    /* Serve the gets first: they read the values from before this superstep's puts. */
-    core_buf reply = {NULL, 0, 0};
-    int *replycounts = calloc((size_t)P, sizeof *replycounts);
-    if (!replycounts)
-        core_fatal_oom("exchange");
-    for (int q = 0; q < P; q++) {
-        const char *seg = recv + rdispls[q];
-        uint64_t nrec;
-        memcpy(&nrec, seg, sizeof nrec);
-        records[q] = nrec;
-        size_t before = reply.len;
-        for (const char *cur = seg + sizeof nrec + nrec, *end = recv + rdispls[q] + rcounts[q];
-             cur < end; cur += sizeof(core_rec)) {
-            const core_rec *r = (const core_rec *)cur;
-            const core_slot *s = &c->reg.slots[CORE_REC_SLOT(r)];
-            core_getreq g = {NULL, (uint32_t)c->pid, 0, CORE_REC_KIND(r) == REC_HPGETREQ,
-                             r->offset, r->size};
-            core_check_get(c->group->e.run_pids[q], p->step, &g, s->size);
-            memcpy(core_buf_reserve(&reply, r->size ? r->size : 1),
-                   (const char *)s->addr + r->offset, r->size);
-            core_buf_commit(&reply, r->size);
-            if (p->tr.on) {
-                atomic_fetch_add(&p->tr.served_bytes, r->size);
-                atomic_fetch_add(&p->tr.served_msgs, 1);
-            }
-        }
-        replycounts[q] = to_int(reply.len - before, "a superstep's get values for one process");
-    }
-
-    if (all & CORE_HAS_GET) {
-        char *values;
-        alltoallv(c, reply.data, replycounts, &values, rcounts, rdispls);
-        /* Values from each owner come in the order the gets to it were made. */
-        size_t *at = calloc((size_t)P, sizeof *at);
-        if (!at)
-            core_fatal_oom("exchange");
-        for (size_t i = 0; i < c->ngets; i++) {
-            const core_getreq *g = &c->gets[i];
-            memcpy(g->dst, values + rdispls[g->pid] + at[g->pid], g->size);
-            at[g->pid] += g->size;
-            p->tr.bytes_in += g->size;
-            p->tr.msgs_in++;
-            if (p->tr.on)
-                core_trace_add_source(p, c->group->e.run_pids[g->pid]);
-        }
-        free(at);
-        free(values);
-    }
-    /* Puts land after the gets' values, as on every engine. */
-    for (int q = 0; q < P; q++) {
-        if (!records[q])
-            continue;
-        if (p->tr.on)
-            core_trace_add_source(p, c->group->e.run_pids[q]);
-        core_apply_records(p, c->group->e.run_pids[q], recv + recvdispls[q] + sizeof(uint64_t),
-                           records[q]);
-    }
-    mpie_keep(c, recv);
-    free(recvdispls);
-    core_buf_free(&reply);
-    free(replycounts);
-    free(scounts);
-    free(rcounts);
-    free(rdispls);
-    free(records);
+    if (all & CORE_HAS_GET)
+        run_gets(p, parity, nreplies);
+    land_records(p, parity);
+    MPI_Waitall(c->e.nreqs - nreplies, c->e.reqs + nreplies, MPI_STATUSES_IGNORE);
 }
 
 void eng_superstep_done(core_ctx *c) { (void)c; }
-
-core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
-{
-    int *ref = malloc(((size_t)nparts + 2) * sizeof *ref);
-    if (!ref)
-        core_fatal_oom("partition");
-    ref[0] = nparts;
-    memcpy(ref + 1, first, ((size_t)nparts + 1) * sizeof *first);
-    int n0 = nparts;
-    MPI_Bcast(&n0, 1, MPI_INT, 0, c->group->e.comm);
-    int agree = n0 == nparts;
-    int *theirs = malloc(((size_t)n0 + 2) * sizeof *theirs);
-    if (!theirs)
-        core_fatal_oom("partition");
-    if (c->pid == 0)
-        memcpy(theirs, ref, ((size_t)n0 + 2) * sizeof *ref);
-    MPI_Bcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm);
-    for (int k = 0; agree && k <= nparts; k++)
-        agree = theirs[k + 1] == first[k];
-    char detail[160];
-    snprintf(detail, sizeof detail, "arguments differ from process %d's (%d parts, sizes must match)",
-             c->group->e.run_pids[0], n0);
-    free(ref);
-    free(theirs);
-    mpie_blame(c, !agree, "bsp_partition", detail);
-
-    core_group *g = malloc(sizeof *g);
-    if (!g || core_group_init(g, first[part + 1] - first[part], c->group->depth + 1))
-        core_fatal_oom("partition");
-    MPI_Comm comm;
-    MPI_Comm_split(c->group->e.comm, part, c->pid, &comm);
-    mpie_group_attach(g, comm, c->proc->pid);
-    return g;
-}
-
-void eng_rejoin(core_ctx *c, core_ctx *sub)
-{
-    eng_barrier(c, CORE_AT_REJOIN, 0);
-    core_group_free(sub->group);
-    free(sub->group);
-}

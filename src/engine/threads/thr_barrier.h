@@ -17,7 +17,7 @@
 
 #include <stdatomic.h>
 
-#define THR_BARRIER_BITS 10
+#define THR_BARRIER_BITS 12
 
 typedef struct thr_flag {
     _Alignas(64) atomic_uint word; /* epoch << THR_BARRIER_BITS | bits */

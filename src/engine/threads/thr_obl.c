@@ -116,38 +116,40 @@ static thr_mail *take_for(thr_mailbox *mb, unsigned long step)
 }
 
 /* Stops the run if waiting cannot end: a member blocked in another call in the
- * same superstep, or every member waiting unsatisfied with no delivery between
- * two looks (then no state can change: nobody is left to send). */
+ * same superstep, or every member blocked (waiting unsatisfied here, or in a
+ * barrier, which cannot complete while we wait) with no delivery between two
+ * looks: then no state can change, nobody is left to send. */
 static void check_deadlock(const core_ctx *c)
 {
     const core_group *g = c->group;
     unsigned long before = atomic_load(&g->e.obl_deliveries);
-    int stuck = 0, first = -1;
+    int blocked = 0, first = -1, ended = -1;
     for (int q = 0; q < g->nprocs; q++) {
         core_ctx *m = g->e.members[q];
         unsigned at = atomic_load_explicit(&m->e.arrive_at, memory_order_relaxed);
-        if (at && atomic_load_explicit(&m->e.arrive_step, memory_order_relaxed) == c->step) {
-            const char *call = at == CORE_AT_END         ? "bsp_end"
-                               : at == CORE_AT_PARTITION ? "bsp_partition"
-                               : at == CORE_AT_REJOIN    ? "bsp_rejoin"
-                                                         : "bsp_sync";
-            core_fatal_as(m->proc->pid, c->proc->step, call, "process %d has called bsp_oblsync",
-                          c->proc->pid);
-        }
+        if (at && atomic_load_explicit(&m->e.arrive_step, memory_order_relaxed) == c->step)
+            core_fatal_as(m->proc->pid, c->proc->step, core_arrival_call(at),
+                          "process %d has called bsp_oblsync", c->proc->pid);
         pthread_mutex_lock(&m->e.mailbox->lock);
-        if (m->e.mailbox->waiting && m->e.mailbox->have < m->e.mailbox->need) {
-            stuck++;
-            if (first < 0)
-                first = q;
-        }
+        int unsatisfied = m->e.mailbox->waiting && m->e.mailbox->have < m->e.mailbox->need;
         pthread_mutex_unlock(&m->e.mailbox->lock);
+        /* A member in a barrier stays there: the barrier needs us, and we wait. */
+        if (unsatisfied || at)
+            blocked++;
+        if (unsatisfied && first < 0)
+            first = q;
+        if (at == CORE_AT_END && ended < 0)
+            ended = q;
     }
-    if (stuck == g->nprocs && atomic_load(&g->e.obl_deliveries) == before) {
-        const core_ctx *m = g->e.members[first];
-        core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync",
-                      "waits for %zu messages, %zu arrived, and every process is waiting",
-                      m->e.mailbox->need, m->e.mailbox->have);
-    }
+    if (blocked < g->nprocs || first < 0 || atomic_load(&g->e.obl_deliveries) != before)
+        return;
+    const core_ctx *m = g->e.members[first];
+    if (ended >= 0)
+        core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync", "process %d has called bsp_end",
+                      g->e.members[ended]->proc->pid);
+    core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync",
+                  "waits for %zu messages, %zu arrived, and every process is waiting",
+                  m->e.mailbox->need, m->e.mailbox->have);
 }
 
 static void wait_for(core_ctx *c, size_t n)
@@ -219,5 +221,6 @@ void eng_oblsync(core_proc *p, size_t n)
         core_buf_clear(&c->out[parity ^ 1][d]);
     c->step++;
     p->step++;
+    c->last_oblivious = 1;
     eng_superstep_done(c);
 }

@@ -75,13 +75,35 @@ static void report_mixed_arrivals(const core_group *g, unsigned all)
     core_report_mixed(c->pid, c->step, first, o->pid, other_at, o->ended_how);
 }
 
+/* Members arrived from supersteps of different parity: the lowest pid of the
+ * earliest superstep reports the lowest pid of another. */
+static void report_steps(const core_group *g, unsigned at)
+{
+    int behind = 0, other = -1;
+    for (int q = 1; q < g->nprocs; q++)
+        if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) <
+            atomic_load_explicit(&g->e.members[behind]->e.arrive_step, memory_order_relaxed))
+            behind = q;
+    unsigned long step = atomic_load_explicit(&g->e.members[behind]->e.arrive_step,
+                                              memory_order_relaxed);
+    for (int q = 0; q < g->nprocs && other < 0; q++)
+        if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) != step)
+            other = q;
+    const core_ctx *b = g->e.members[behind], *o = g->e.members[other];
+    core_report_steps(b->proc->pid, b->proc->step, at, o->proc->pid, o->last_oblivious,
+                      atomic_load_explicit(&o->e.arrive_step, memory_order_relaxed));
+}
+
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     atomic_store_explicit(&c->e.arrive_step, c->step, memory_order_relaxed);
     atomic_store_explicit(&c->e.arrive_at, at, memory_order_relaxed);
-    unsigned all = thr_barrier_wait(c->group->e.barrier, (unsigned)c->pid, bits | at);
+    unsigned parity = c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN;
+    unsigned all = thr_barrier_wait(c->group->e.barrier, (unsigned)c->pid, bits | at | parity);
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c->group, all);
+    if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
+        report_steps(c->group, at);
     atomic_store_explicit(&c->e.arrive_at, 0, memory_order_relaxed);
     return all;
 }

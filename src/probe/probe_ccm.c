@@ -1,0 +1,298 @@
+/* probe_ccm — CCM: traced collectives, their samples and fits (contract in probe_ccm.h). */
+#include "probe/probe_ccm.h"
+
+#include "cost/cost_fit.h"
+#include "cost/cost_groups.h"
+#include "cost/cost_trace.h"
+
+#include <polybsp.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The operations of one cell, in the order of the kinds they are named after;
+ * OP_DIVISION gives the "partition" and "rejoin" samples (bsp_par gives them too). */
+enum {
+    OP_BCAST,
+    OP_REDUCE,
+    OP_ALLREDUCE,
+    OP_SCAN,
+    OP_GATHER,
+    OP_ALLGATHER,
+    OP_SCATTER,
+    OP_ALLTOALL,
+    OP_ALLTOALLV,
+    OP_PAR,
+    OP_DIVISION,
+    NOPS
+};
+
+enum { KIND_PARTITION = NOPS - 1, KIND_REJOIN = NOPS };
+static const char *const kind_name[PROBE_CCM_NKINDS] = {
+    "bcast",   "reduce",   "allreduce", "scan", "gather",    "allgather",
+    "scatter", "alltoall", "alltoallv", "par",  "partition", "rejoin"};
+
+size_t probe_ccm_procs(const int *procs, size_t nprocs, int *out, size_t cap)
+{
+    size_t n = 0;
+    int distinct = 0, top = 0;
+    for (size_t p = 0; p < nprocs && n < cap; p++) {
+        out[n++] = procs[p];
+        distinct |= cost_rounds(procs[p]) != cost_rounds(procs[0]);
+        top = procs[p] > top ? procs[p] : top;
+    }
+    /* b multiplies ceil(log2 P): it needs two values of it. */
+    if (!distinct && n < cap)
+        out[n++] = 2 * top;
+    return n;
+}
+
+/* acc += in over doubles (memcpy: collective buffers need not be aligned). */
+static void add_doubles(void *acc, const void *in, size_t nbytes)
+{
+    for (size_t at = 0; at + sizeof(double) <= nbytes; at += sizeof(double)) {
+        double a, b;
+        memcpy(&a, (char *)acc + at, sizeof a);
+        memcpy(&b, (const char *)in + at, sizeof b);
+        a += b;
+        memcpy((char *)acc + at, &a, sizeof a);
+    }
+}
+
+/* bsp_par's task: no supersteps, the same result on every process of the part. */
+static void par_task(int part, void *result, void *arg)
+{
+    memset(result, 'A' + part, *(const size_t *)arg);
+}
+
+typedef struct buffers {
+    char *src, *dst;
+    size_t *counts, *displs; /* alltoallv: P each, the same for sending and receiving */
+} buffers;
+
+/* One call of operation op with n bytes per process on the current group. */
+static void run_op(int op, size_t n, const buffers *b)
+{
+    int P = (int)bsp_nprocs(), s = (int)bsp_pid();
+    size_t block = n / (size_t)P > 0 ? n / (size_t)P : 1;
+    size_t doubles = (n + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    switch (op) {
+    case OP_BCAST: bsp_bcast(0, b->dst, n); break;
+    case OP_REDUCE: bsp_reduce(0, b->src, b->dst, doubles, add_doubles); break;
+    case OP_ALLREDUCE: bsp_allreduce(b->src, b->dst, doubles, add_doubles); break;
+    case OP_SCAN: bsp_scan(b->src, b->dst, doubles, add_doubles); break;
+    case OP_GATHER: bsp_gather(0, b->src, b->dst, block); break;
+    case OP_ALLGATHER: bsp_allgather(b->src, b->dst, block); break;
+    case OP_SCATTER: bsp_scatter(0, b->src, b->dst, block); break;
+    case OP_ALLTOALL: bsp_alltoall(b->src, b->dst, block); break;
+    case OP_ALLTOALLV:
+        for (int q = 0; q < P; q++) {
+            b->counts[q] = block;
+            b->displs[q] = (size_t)q * block;
+        }
+        bsp_alltoallv(b->src, b->counts, b->displs, b->dst, b->counts, b->displs);
+        break;
+    case OP_PAR: bsp_par(2, NULL, par_task, &n, b->dst, n); break;
+    default:
+        /* OP_DIVISION: data half-way round (to the other part when P is even),
+         * then to the next process of the own part. */
+        bsp_send((bsp_pid_t)((s + P / 2) % P), NULL, b->src, (bsp_size_t)n);
+        bsp_partition(2, NULL);
+        bsp_send((bsp_pid_t)((bsp_pid() + 1) % bsp_nprocs()), NULL, b->src, (bsp_size_t)n);
+        bsp_rejoin();
+        break;
+    }
+}
+
+/* The SPMD body: rounds of every (operation, size) cell, planned by process 0
+ * and told to the others in a plain superstep (which CCM does not sample). */
+static void body(void *arg)
+{
+    probe_ccm *c = arg;
+    int P = (int)bsp_nprocs(), s = (int)bsp_pid();
+    size_t ncells = NOPS * c->nsizes, top = (size_t)c->sizes[c->nsizes - 1];
+    /* The largest need: par's results (2n), whole doubles, P blocks of at least a byte. */
+    size_t bytes = 2 * top + sizeof(double) + (size_t)P;
+    buffers b = {malloc(bytes), malloc(bytes), malloc((size_t)P * sizeof(size_t)),
+                 malloc((size_t)P * sizeof(size_t))};
+    size_t *order = malloc(ncells * sizeof *order);
+    if (!b.src || !b.dst || !b.counts || !b.displs || !order)
+        bsp_abort("probe: out of memory for the CCM collectives");
+    memset(b.src, 0, bytes);
+    memset(b.dst, 0, bytes);
+    int next = 0, done = 0;
+    bsp_push_reg(&next, (bsp_size_t)sizeof next);
+    bsp_sync();
+
+    uint64_t state = c->seed;
+    for (int round = 0, reps = c->rounds.min_reps; reps > 0; round++) {
+        double start = bsp_time();
+        for (size_t i = 0; i < ncells; i++)
+            order[i] = i;
+        probe_shuffle(&state, order, ncells);
+        for (size_t i = 0; i < ncells; i++)
+            for (int r = 0; r < reps; r++)
+                run_op((int)(order[i] / c->nsizes), (size_t)c->sizes[order[i] % c->nsizes], &b);
+        done += reps;
+        if (s == 0) {
+            double now = bsp_time(), planned = 0;
+            int more = probe_rounds_next(&c->rounds, round, reps, done, now - start, now, &planned);
+            if (round == 0 && c->plan)
+                c->plan(c->ctx, planned);
+            for (int q = 0; q < P; q++)
+                bsp_put((bsp_pid_t)q, &more, &next, 0, (bsp_size_t)sizeof more);
+            if (c->tick)
+                c->tick(c->ctx);
+        }
+        bsp_sync();
+        reps = next;
+    }
+    bsp_pop_reg(&next);
+    bsp_sync();
+    free(b.src);
+    free(b.dst);
+    free(b.counts);
+    free(b.displs);
+    free(order);
+}
+
+/* Runs the section with POLYBSP_TRACE set to path, and puts back what was there. */
+static int traced_section(probe_ccm *c, int P, const char *path, char *err, size_t errlen)
+{
+    const char *old = getenv("POLYBSP_TRACE");
+    char *saved = old ? strdup(old) : NULL;
+    if ((old && !saved) || setenv("POLYBSP_TRACE", path, 1) != 0) {
+        snprintf(err, errlen, "cannot set POLYBSP_TRACE: %s", strerror(errno));
+        free(saved);
+        return -1;
+    }
+    probe_section(P, body, c);
+    int rc = saved ? setenv("POLYBSP_TRACE", saved, 1) : unsetenv("POLYBSP_TRACE");
+    free(saved);
+    if (rc != 0)
+        snprintf(err, errlen, "cannot restore POLYBSP_TRACE: %s", strerror(errno));
+    return rc;
+}
+
+static int append_samples(probe_ccm *c, const char *path, char *err, size_t errlen)
+{
+    cost_trace t;
+    if (cost_trace_read(path, &t, err, errlen) != 0)
+        return -1;
+    size_t n = cost_ccm_samples(&t, NULL, 0);
+    if (c->nsamples + n > c->cap) {
+        size_t cap = 2 * (c->nsamples + n);
+        cost_ccm_sample *grown = realloc(c->samples, cap * sizeof *grown);
+        if (!grown) {
+            cost_trace_free(&t);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
+        c->samples = grown;
+        c->cap = cap;
+    }
+    c->nsamples += cost_ccm_samples(&t, c->samples + c->nsamples, n);
+    cost_trace_free(&t);
+    return 0;
+}
+
+int probe_ccm_measure(probe_ccm *c, int P, double deadline)
+{
+    char *err = c->failed;
+    size_t errlen = sizeof c->failed;
+    const char *tmp = getenv("TMPDIR");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/polybsp-probe-ccm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot create a trace file in %s: %s", tmp && *tmp ? tmp : "/tmp",
+                 strerror(errno));
+        return -1;
+    }
+    close(fd);
+    c->rounds.deadline = deadline;
+    int rc = traced_section(c, P, path, err, errlen);
+    if (rc == 0)
+        rc = append_samples(c, path, err, errlen);
+    unlink(path);
+    if (rc == 0 && c->nprocs < COST_MAX_PROCS)
+        c->procs[c->nprocs++] = P;
+    return rc;
+}
+
+static int by_kind_p_h(const void *x, const void *y)
+{
+    const cost_ccm_sample *a = x, *b = y;
+    int k = strcmp(a->kind, b->kind);
+    if (k != 0)
+        return k;
+    if (a->P != b->P)
+        return a->P < b->P ? -1 : 1;
+    return a->h < b->h ? -1 : a->h > b->h;
+}
+
+void probe_ccm_fit(probe_ccm *c, cost_machine *m)
+{
+    m->ncoll = 0;
+    m->has_ccm = 0;
+    if (c->failed[0] != '\0')
+        return;
+    /* One point per (kind, P, h): the median of its samples, kept in place. */
+    qsort(c->samples, c->nsamples, sizeof *c->samples, by_kind_p_h);
+    double *times = malloc((c->nsamples + 1) * sizeof *times);
+    cost_ccm_sample *points = malloc((c->nsamples + 1) * sizeof *points);
+    size_t npoints = 0;
+    for (size_t i = 0, j; times && points && i < c->nsamples; i = j) {
+        for (j = i; j < c->nsamples && by_kind_p_h(&c->samples[i], &c->samples[j]) == 0; j++)
+            times[j - i] = c->samples[j].time;
+        points[npoints] = c->samples[i];
+        points[npoints++].time = cost_median(times, j - i);
+    }
+    m->has_ccm = 1;
+    for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
+        probe_ccm_kind *r = &c->kinds[k];
+        *r = (probe_ccm_kind){.kind = kind_name[k]};
+        r->fitted = cost_ccm_fit(points, npoints, r->kind, &r->f) == 0;
+        double sum = 0;
+        size_t timed = 0; /* a median of 0 (a clock too coarse) has no relative error */
+        for (size_t i = 0; i < npoints; i++)
+            if (strcmp(points[i].kind, r->kind) == 0) {
+                r->points++;
+                double T = cost_ccm_eval(&r->f, points[i].P, points[i].h);
+                if (points[i].time > 0) {
+                    sum += fabs(points[i].time - T) / points[i].time;
+                    timed++;
+                }
+                if (T < 0 && r->neg_P == 0) {
+                    r->neg_P = points[i].P;
+                    r->neg_h = points[i].h;
+                }
+            }
+        for (size_t i = 0; i < c->nsamples; i++)
+            r->samples += strcmp(c->samples[i].kind, r->kind) == 0;
+        r->residual = timed ? 100.0 * sum / (double)timed : 0;
+        if (!r->fitted) {
+            m->has_ccm = 0;
+        } else if (k == KIND_PARTITION) {
+            m->partition = r->f;
+        } else if (k == KIND_REJOIN) {
+            m->rejoin = r->f;
+        } else {
+            cost_ccm_coll *x = &m->coll[m->ncoll++];
+            snprintf(x->name, sizeof x->name, "%s", r->kind);
+            x->f = r->f;
+        }
+    }
+    free(times);
+    free(points);
+}
+
+void probe_ccm_free(probe_ccm *c)
+{
+    free(c->samples);
+    c->samples = NULL;
+    c->nsamples = c->cap = 0;
+}

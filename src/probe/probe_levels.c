@@ -1,0 +1,164 @@
+/* probe_levels — D-BSP levels: measure and fit (contract in probe_levels.h). */
+#include "probe/probe_levels.h"
+
+#include "cost/cost_fit.h"
+#include "probe/probe_measure.h"
+
+#include <polybsp.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t probe_levels_count(int P)
+{
+    size_t n = 0;
+    while (n < COST_MAX_LEVELS && (P >> n) >= 2)
+        n++;
+    return n;
+}
+
+/* acc = max(acc, in) over doubles; memcpy because collective buffers need not
+ * be aligned for doubles. */
+static void max_doubles(void *acc, const void *in, size_t nbytes)
+{
+    for (size_t at = 0; at + sizeof(double) <= nbytes; at += sizeof(double)) {
+        double a, b;
+        memcpy(&a, (char *)acc + at, sizeof a);
+        memcpy(&b, (const char *)in + at, sizeof b);
+        if (b > a)
+            memcpy((char *)acc + at, &b, sizeof b);
+    }
+}
+
+/* The partner of member q of a cluster of Q across its halves, or −1 (idle). */
+static int partner(int q, int Q)
+{
+    int half = (Q + 1) / 2;
+    return q >= half ? q - half : q < Q - half ? q + half : -1;
+}
+
+/* One level of one round: all i-clusters time reps samples of every size, in
+ * the order given, into mine[(level·nsizes + size)·reps + r]. */
+static void run_level(const probe_levels *lv, size_t level, const size_t *order, int reps,
+                      char *src, char *dst, long maxm, double *mine)
+{
+    for (size_t d = 0; d < level; d++)
+        bsp_partition(2, NULL);
+    int to = partner((int)bsp_pid(), (int)bsp_nprocs());
+    bsp_push_reg(dst, (bsp_size_t)maxm);
+    bsp_sync();
+    for (size_t i = 0; i < lv->nsizes; i++) {
+        size_t k = order[i];
+        double *t = mine + (level * lv->nsizes + k) * (size_t)reps;
+        for (int r = 0; r < reps; r++) {
+            bsp_sync();
+            double t0 = bsp_time();
+            if (to >= 0)
+                bsp_put((bsp_pid_t)to, src, dst, 0, (bsp_size_t)(lv->sizes[k] / 2));
+            bsp_sync();
+            t[r] = bsp_time() - t0;
+        }
+    }
+    bsp_pop_reg(dst);
+    for (size_t d = 0; d < level; d++)
+        bsp_rejoin();
+}
+
+/* The SPMD body: rounds of every level, each round's samples reduced to their
+ * maximum over the processes on process 0, which plans the next round. */
+static void body(void *arg)
+{
+    probe_levels *lv = arg;
+    int s = (int)bsp_pid();
+    size_t ncells = lv->nlevels * lv->nsizes;
+    size_t per_round = (size_t)probe_rounds_most(&lv->rounds);
+    size_t max_reps = (size_t)lv->rounds.max_reps;
+    long maxm = lv->sizes[lv->nsizes - 1] / 2;
+    char *src = malloc((size_t)maxm), *dst = malloc((size_t)maxm);
+    double *mine = malloc(ncells * per_round * sizeof *mine);
+    double *worst = malloc(ncells * per_round * sizeof *worst);
+    double *samples = malloc(ncells * max_reps * sizeof *samples);
+    size_t *order = malloc(lv->nsizes * sizeof *order), *filled = calloc(ncells, sizeof *filled);
+    if (!src || !dst || !mine || !worst || !samples || !order || !filled)
+        bsp_abort("probe: out of memory for the D-BSP levels");
+    /* Touched now, so that no sample pays for first-touch page faults. */
+    memset(src, 'a' + s % 26, (size_t)maxm);
+    memset(dst, 0, (size_t)maxm);
+    int next = 0;
+    bsp_push_reg(&next, (bsp_size_t)sizeof next);
+    bsp_sync();
+
+    uint64_t state = lv->seed;
+    for (int round = 0, reps = lv->rounds.min_reps; reps > 0; round++) {
+        double start = bsp_time();
+        for (size_t level = 0; level < lv->nlevels; level++) {
+            for (size_t k = 0; k < lv->nsizes; k++)
+                order[k] = k;
+            probe_shuffle(&state, order, lv->nsizes);
+            run_level(lv, level, order, reps, src, dst, maxm, mine);
+        }
+        bsp_reduce(0, mine, worst, ncells * (size_t)reps * sizeof *mine, max_doubles);
+        if (s == 0) {
+            for (size_t c = 0; c < ncells; c++)
+                for (int r = 0; r < reps; r++)
+                    samples[c * max_reps + filled[c]++] = worst[c * (size_t)reps + (size_t)r];
+            double now = bsp_time(), planned = 0;
+            int more = probe_rounds_next(&lv->rounds, round, reps, (int)filled[0], now - start, now,
+                                         &planned);
+            if (round == 0 && lv->plan)
+                lv->plan(lv->ctx, planned);
+            for (int q = 0; q < (int)bsp_nprocs(); q++)
+                bsp_put((bsp_pid_t)q, &more, &next, 0, (bsp_size_t)sizeof more);
+            if (lv->tick)
+                lv->tick(lv->ctx);
+        }
+        bsp_sync();
+        reps = next;
+    }
+    if (s == 0)
+        for (size_t c = 0; c < ncells; c++)
+            probe_stat_of(samples + c * max_reps, filled[c],
+                          &lv->stat[c / lv->nsizes][c % lv->nsizes]);
+    bsp_pop_reg(&next);
+    bsp_sync();
+    free(src);
+    free(dst);
+    free(mine);
+    free(worst);
+    free(samples);
+    free(order);
+    free(filled);
+}
+
+void probe_levels_measure(probe_levels *lv)
+{
+    lv->nlevels = probe_levels_count(lv->nprocs);
+    for (size_t i = 0; i < lv->nlevels; i++)
+        lv->cluster[i] = (lv->nprocs + (1 << i) - 1) >> i;
+    if (lv->nlevels > 0)
+        probe_section(lv->nprocs, body, lv);
+}
+
+void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m)
+{
+    lv->h_sum = h_sum;
+    /* An Exchange sends and receives size/2 bytes on each process of a pair. */
+    for (size_t k = 0; k < lv->nsizes; k++)
+        lv->h[k] = h_sum ? (double)lv->sizes[k] : (double)(lv->sizes[k] / 2);
+    m->nlevels = 0;
+    for (size_t i = 0; i < lv->nlevels; i++) {
+        double y[COST_MAX_SIZES];
+        for (size_t k = 0; k < lv->nsizes; k++)
+            y[k] = lv->stat[i][k].median;
+        if (cost_fit_line(lv->h, y, lv->nsizes, &lv->L[i], &lv->g[i]) != 0)
+            lv->L[i] = lv->g[i] = NAN;
+        double sum = 0;
+        for (size_t k = 0; k < lv->nsizes; k++)
+            sum += fabs(y[k] - (lv->L[i] + lv->g[i] * lv->h[k])) / y[k];
+        lv->residual[i] = 100.0 * sum / (double)lv->nsizes;
+        if (lv->g[i] > 0)
+            m->levels[m->nlevels++] = (cost_level){
+                .level = (int)i, .cluster = lv->cluster[i], .g = lv->g[i], .L = lv->L[i]};
+    }
+}

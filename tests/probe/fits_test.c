@@ -1,0 +1,172 @@
+/* fits_test — the D-BSP and CCM halves of the probe, without running anything.
+ *
+ * The round planning shares the time left as the first round's pace says and
+ * never passes max_reps; the levels of P are those with clusters of 2 or more;
+ * the CCM P values get a second value of ceil(log2 P) when they lack one; level
+ * fits on medians exactly linear in h give back g_i and ℓ_i (a flat level,
+ * g <= 0, stays out of the machine); CCM samples exactly
+ * a + b·ceil(log2 P) + c·h, with one wild sample per point that the median
+ * must ignore, give back a, b and c for every kind and fill the ccm section.
+ */
+#include "cost/cost_groups.h"
+#include "probe/probe_ccm.h"
+#include "probe/probe_levels.h"
+#include "probe/probe_measure.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                        \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_NEAR(actual, expected)                                                               \
+    do {                                                                                           \
+        double a_ = (actual), e_ = (expected);                                                     \
+        if (!(fabs(a_ - e_) <= 1e-6 * fmax(fabs(e_), 1e-12))) {                                    \
+            failures++;                                                                            \
+            fprintf(stderr, "FAIL %s:%d: %s is %.10g, expected %.10g\n", __FILE__, __LINE__,       \
+                    #actual, a_, e_);                                                              \
+        }                                                                                          \
+    } while (0)
+
+static void rounds(void)
+{
+    probe_rounds p = {.min_reps = 5, .max_reps = 500, .rounds = 5, .deadline = 10.0};
+    CHECK(probe_rounds_most(&p) == 124); /* ceil(495 / 4) */
+    double planned = -1;
+    /* 5 samples took 0.1 s at t = 1: 9 s left fit 450 more, 4 rounds of 113. */
+    CHECK(probe_rounds_next(&p, 0, 5, 5, 0.1, 1.0, &planned) == 113);
+    CHECK_NEAR(planned, 113 * 4 * 0.1 / 5);
+    /* Plenty of time: capped at max_reps, 495 in 4 rounds of 124, the last takes 123. */
+    CHECK(probe_rounds_next(&p, 0, 5, 5, 0.001, 1.0, &planned) == 124);
+    CHECK(probe_rounds_next(&p, 1, 124, 129, 0.01, 1.1, &planned) == 124);
+    CHECK(probe_rounds_next(&p, 3, 124, 377, 0.01, 1.3, &planned) == 123);
+    CHECK(probe_rounds_next(&p, 4, 123, 500, 0.01, 1.4, &planned) == 0);
+    /* A round that would end after the deadline is not started. */
+    CHECK(probe_rounds_next(&p, 1, 50, 55, 2.0, 8.5, &planned) == 0);
+    /* No time left after the first round, or a single round. */
+    CHECK(probe_rounds_next(&p, 0, 5, 5, 0.1, 11.0, &planned) == 0);
+    probe_rounds one = {.min_reps = 3, .max_reps = 3, .rounds = 1, .deadline = 10.0};
+    CHECK(probe_rounds_most(&one) == 3);
+    CHECK(probe_rounds_next(&one, 0, 3, 3, 0.1, 1.0, &planned) == 0);
+}
+
+static void counts(void)
+{
+    CHECK(probe_levels_count(2) == 1);
+    CHECK(probe_levels_count(3) == 1);
+    CHECK(probe_levels_count(4) == 2);
+    CHECK(probe_levels_count(6) == 2);
+    CHECK(probe_levels_count(8) == 3);
+    CHECK(probe_levels_count(1024) == 10);
+
+    int out[COST_MAX_PROCS];
+    const int two[] = {2}, two_four[] = {2, 4}, three_four[] = {3, 4}, two_three[] = {2, 3};
+    CHECK(probe_ccm_procs(two, 1, out, COST_MAX_PROCS) == 2 && out[0] == 2 && out[1] == 4);
+    CHECK(probe_ccm_procs(two_four, 2, out, COST_MAX_PROCS) == 2 && out[1] == 4);
+    CHECK(probe_ccm_procs(three_four, 2, out, COST_MAX_PROCS) == 3 && out[2] == 8);
+    CHECK(probe_ccm_procs(two_three, 2, out, COST_MAX_PROCS) == 2 && out[1] == 3);
+}
+
+static void levels(void)
+{
+    static probe_levels lv;
+    static cost_machine m;
+    const long sizes[] = {64, 6720, 107520, 1720320};
+    lv.nprocs = 8;
+    lv.nsizes = 4;
+    memcpy(lv.sizes, sizes, sizeof sizes);
+    lv.nlevels = 3;
+    const double g[3] = {3e-10, 2e-10, 1e-10}, L[3] = {4e-6, 2e-6, 1e-6};
+    for (int i = 0; i < 3; i++) {
+        lv.cluster[i] = 8 >> i;
+        for (size_t k = 0; k < 4; k++) {
+            double h = (double)sizes[k] / 2; /* @ = max */
+            /* Level 1 gets slower as h shrinks: noise that tilts its line down. */
+            double t = i == 1 ? 6e-6 - 1e-12 * h : L[i] + g[i] * h;
+            lv.stat[i][k] = (probe_stat){.median = t, .n = 5};
+        }
+    }
+    probe_levels_fit(&lv, 0, &m);
+    CHECK_NEAR(lv.h[3], 860160);
+    CHECK_NEAR(lv.g[0], g[0]);
+    CHECK_NEAR(lv.L[0], L[0]);
+    CHECK_NEAR(lv.g[2], g[2]);
+    CHECK_NEAR(lv.L[2], L[2]);
+    CHECK(!(lv.g[1] > 0));
+    CHECK(m.nlevels == 2);
+    CHECK(m.levels[0].level == 0 && m.levels[0].cluster == 8);
+    CHECK(m.levels[1].level == 2 && m.levels[1].cluster == 2);
+    CHECK_NEAR(m.levels[1].g, g[2]);
+}
+
+static void ccm(void)
+{
+    static const char *const kinds[] = {"bcast",     "reduce",    "allreduce", "scan",
+                                        "gather",    "allgather", "scatter",   "alltoall",
+                                        "alltoallv", "par",       "partition", "rejoin"};
+    enum { NK = sizeof kinds / sizeof kinds[0], REPS = 3 };
+    const int procs[] = {2, 4, 8};
+    const double hs[] = {0, 8, 4096, 1048576};
+    static probe_ccm c;
+    static cost_machine m;
+    c.cap = NK * 3 * 4 * REPS;
+    c.samples = calloc(c.cap, sizeof *c.samples);
+    if (!c.samples)
+        exit(1);
+    for (int k = 0; k < NK; k++)
+        for (int p = 0; p < 3; p++)
+            for (int j = 0; j < 4; j++)
+                for (int r = 0; r < REPS; r++) {
+                    cost_ccm_sample *x = &c.samples[c.nsamples++];
+                    snprintf(x->kind, sizeof x->kind, "%s", kinds[k]);
+                    x->P = procs[p];
+                    x->h = hs[j];
+                    double a = 1e-6 * (k + 1), b = 2e-7 * k, cc = 1e-10 * (k % 3);
+                    x->time = a + b * cost_rounds(x->P) + cc * x->h;
+                    if (r == 1)
+                        x->time *= 50; /* a descheduled call: the median ignores it */
+                }
+    probe_ccm_fit(&c, &m);
+    CHECK(m.has_ccm);
+    CHECK(m.ncoll == 10);
+    for (int k = 0; k < NK; k++) {
+        CHECK(c.kinds[k].fitted && strcmp(c.kinds[k].kind, kinds[k]) == 0);
+        CHECK(c.kinds[k].points == 12 && c.kinds[k].samples == 12 * REPS);
+        const cost_ccm_fn *f = k < 10    ? cost_machine_collective(&m, kinds[k])
+                               : k == 10 ? &m.partition
+                                         : &m.rejoin;
+        CHECK(f != NULL);
+        if (f == NULL)
+            continue;
+        CHECK_NEAR(f->a, 1e-6 * (k + 1));
+        CHECK_NEAR(f->b, 2e-7 * k);
+        CHECK_NEAR(f->c, 1e-10 * (k % 3));
+        CHECK(c.kinds[k].residual < 1e-6);
+        CHECK(c.kinds[k].neg_P == 0);
+    }
+    probe_ccm_free(&c);
+}
+
+int main(void)
+{
+    rounds();
+    counts();
+    levels();
+    ccm();
+    if (failures) {
+        fprintf(stderr, "fits_test: %d failures\n", failures);
+        return 1;
+    }
+    printf("fits_test: OK\n");
+    return 0;
+}

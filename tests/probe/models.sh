@@ -1,0 +1,44 @@
+#!/bin/sh
+# models.sh TOOL CHECKER PROGRAM OUT — the probe's D-BSP and CCM sections at work.
+#
+# A quick probe at P = 2 and 4 writes OUT (its D-BSP levels are those of P = 4:
+# clusters of 4 and 2); check_machine reads it back. PROGRAM (traced_prog: a
+# partition into parts of 2 with an allreduce, a broadcast, a bsp_par) runs on 4
+# processes with a trace; then `polybsp predict --model dbsp` and `--model ccm`
+# must both predict it from OUT: status 0, their row present, no n/a.
+set -u
+tool=$1
+checker=$2
+program=$3
+out=$4
+trace=$out.trace
+rm -f "$out" "$trace" "$out.stdout" "$out.stderr"
+
+fail() {
+    echo "FAIL: $*"
+    for f in "$out.stdout" "$out.stderr"; do
+        [ -f "$f" ] && { echo "--- $f:"; cat "$f"; }
+    done
+    exit 1
+}
+
+"$tool" probe --quick --budget 5 --procs 2,4 -o "$out" >"$out.stdout" 2>"$out.stderr" ||
+    fail "polybsp probe exited with status $?"
+# Fits the probe reported as noise-dominated (a busy machine) may be absent, as
+# in quick.sh; predict needs both D-BSP levels, so those must be there.
+absent=$(sed -n 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' "$out.stdout")
+# shellcheck disable=SC2086
+"$checker" "$out" 2,4 $absent || fail "check_machine rejected $out"
+POLYBSP_TRACE=$trace "$program" >"$out.stdout" 2>"$out.stderr" || fail "$program failed"
+grep -q '^traced_prog: OK$' "$out.stdout" || fail "$program did not say OK"
+
+for model in dbsp ccm; do
+    "$tool" predict --machine "$out" --model $model "$trace" >"$out.stdout" 2>"$out.stderr" ||
+        fail "predict --model $model exited with status $?"
+    case $model in dbsp) row=D-BSP ;; ccm) row=CCM ;; esac
+    grep -q "^$row  *[0-9]" "$out.stdout" || fail "predict --model $model: no $row row"
+    if grep -q 'n/a' "$out.stdout" "$out.stderr"; then
+        fail "predict --model $model says n/a"
+    fi
+done
+echo "models.sh: D-BSP and CCM predict the traced program from $out"
