@@ -32,8 +32,9 @@ POLYBSP_API unsigned long bsp_superstep(void);
  * the part; parts run and synchronise independently. All processes of the group
  * call it with the same arguments; it ends the group's superstep (its puts land,
  * its messages are read inside the part). Partitions nest.
- * bsp_rejoin ends the part's superstep, waits for all parts, and returns to the
- * parent group: its pids, registrations and a fresh superstep. */
+ * bsp_rejoin ends the part's superstep (its puts land; messages sent in it are
+ * discarded, as the part's queue ends with the part), waits for all parts, and
+ * returns to the parent group: its pids, registrations and a fresh superstep. */
 POLYBSP_API int bsp_partition(int nparts, const double *weights);
 POLYBSP_API void bsp_rejoin(void);
 /* This process's partners in part `part` of the enclosing partition (block
