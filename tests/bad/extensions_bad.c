@@ -1,0 +1,32 @@
+/* extensions_bad — misuse of <polybsp.h> extensions, one case per run (argv[1]),
+ * committed by process 1 of 2 in superstep 1: the calibrated parameters without
+ * a machine file or with a bad one, and a negative operation count. */
+#include <bsp.h>
+#include <polybsp.h>
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *which;
+
+static void spmd(void)
+{
+    bsp_begin(2);
+    bsp_sync();
+    if (bsp_pid() == 1) {
+        if (strcmp(which, "machine") == 0)
+            printf("%g\n", bsp_g());
+        else if (strcmp(which, "trace_ops") == 0)
+            bsp_trace_ops(-5);
+    }
+    bsp_sync();
+    bsp_end();
+}
+
+int main(int argc, char **argv)
+{
+    bsp_init(spmd, argc, argv);
+    which = argc > 1 ? argv[1] : "";
+    spmd();
+    return 0;
+}
