@@ -11,6 +11,9 @@
 #   BENCH_REPS    timed batches per figure inside each program (default 21).
 #   MPIRUN        the MPI launcher (default mpirun).
 # Builds nothing: build first (cmake --build BUILD_DIR), or use the `bench` target.
+# Raw "result" lines go to stderr. After the table come the bsp_put Exchange phases,
+# the figures that varied by more than 1.5x between rounds, and a warning when other
+# processes were runnable around the run (the figures then mean little).
 # Exit status: 0 if every program ran, 1 if one failed, 2 on bad usage.
 set -u
 
@@ -21,7 +24,7 @@ fi
 bin="$1/bench"
 rounds="${BENCH_ROUNDS:-3}"
 mpirun="${MPIRUN:-mpirun}"
-sizes="6720 26880 107520 430080 1720320"
+sizes=(6720 26880 107520 430080 1720320)
 # Shared memory only: two local ranks need no network transport.
 export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader}"
 
@@ -53,8 +56,21 @@ run() { # run LABEL COMMAND...: keep its result lines, echo them to stderr
   printf '%s\n' "$out" | grep '^result ' | tee -a "$results" >&2
 }
 
+# shellcheck disable=SC2317 # called through run "$@"
 mpi() { "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$bin/mpi_anchor" "$@"; }
 
+# How often another process was runnable (the sampling awk itself excluded): in
+# how many of 10 samples over 2 s. The 1-minute load average lags too much to tell.
+others_running() {
+  local busy=0 r
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    r=$(awk '/^procs_running/ { print $2 - 1 }' /proc/stat 2>/dev/null || echo 0)
+    [ "$r" -gt 0 ] && busy=$((busy + 1))
+    sleep 0.2
+  done
+  echo "$busy"
+}
+busy_before=$(others_running)
 for round in $(seq 1 "$rounds"); do
   echo "=== round $round of $rounds" >&2
   run "$bin/bench_sync" 2
@@ -62,62 +78,79 @@ for round in $(seq 1 "$rounds"); do
   run "$bin/bench_sync" 16
   run "$bin/bench_sync" 64
   run "$bin/bench_puts" 2 65536
-  run "$bin/bench_exchange" 2 $sizes
-  # shellcheck disable=SC2086
-  [ $have_mpi = 1 ] && run mpi sendrecv $sizes
+  run "$bin/bench_exchange" 2 "${sizes[@]}"
+  [ $have_mpi = 1 ] && run mpi sendrecv "${sizes[@]}"
 done
 
-# One line per figure: key, median over rounds, unit.
+busy_after=$(others_running)
+
+# One line per figure: key, median over rounds, unit, min and max over rounds.
 medians=$(awk '{ v[$2] = v[$2] " " $3; u[$2] = $4 }
   END { for (k in v) { n = split(substr(v[k], 2), a, " ");
           for (i = 2; i <= n; i++) { x = a[i]; j = i - 1;
             while (j > 0 && a[j] > x) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
           m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
-          print k, m, u[k] } }' "$results")
+          print k, m, u[k], a[1], a[n] } }' "$results" | sort)
 
-# row FIGURE KEY ANCHOR ANCHOR_KEY GOAL  (GOAL: "ratio<=X", "ratio>=X", "value<X" or "-")
+# row FIGURE KEY ANCHOR ANCHOR_KEY GOAL SHOWN_GOAL
+#   GOAL: "ratio<=X" or "ratio>=X" (ours/anchor), "value<X" (in the figure's unit) or "-".
 row() {
-  printf '%s\n' "$medians" | awk -v fig="$1" -v key="$2" -v anc="$3" -v akey="$4" -v goal="$5" '
+  printf '%s\n' "$medians" | awk -v fig="$1" -v key="$2" -v anc="$3" -v akey="$4" \
+    -v goal="$5" -v shown="${6:--}" '
+    function fmt(v, u) {
+      if (u == "ns" && v >= 10000) { v /= 1000; u = "us" }
+      return sprintf(v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, u)
+    }
     $1 == key { v = $2; u = $3; have = 1 } $1 == akey { a = $2; au = $3; ahave = 1 }
     END {
-      ours = have ? sprintf("%.4g %s", v, u) : "n/a"
-      anchor = ahave ? sprintf("%.4g %s", a, au) : "n/a"
-      ratio = (have && ahave && a > 0) ? sprintf("%.2fx", v / a) : "n/a"
+      ours = have ? fmt(v, u) : "n/a"
+      anchor = ahave ? fmt(a, au) : "n/a"
+      both = have && ahave && a > 0
+      ratio = both ? sprintf("%.2fx", v / a) : "n/a"
       met = "-"
-      if (goal ~ /^ratio<=/ && ratio != "n/a") met = (v / a <= substr(goal, 8) + 0) ? "yes" : "NO"
-      if (goal ~ /^ratio>=/ && ratio != "n/a") met = (v / a >= substr(goal, 8) + 0) ? "yes" : "NO"
-      if (goal ~ /^value</ && have) met = (v < substr(goal, 7) + 0) ? "yes" : "NO"
-      if (goal ~ /^ratio/ && ratio == "n/a") met = "n/a"
-      shown = goal == "-" ? "-" : goal
-      sub(/^ratio/, "ratio ", shown); sub(/^value/, "", shown)
-      if (goal ~ /^value</) shown = shown " " u
+      if (goal ~ /^ratio/) met = !both ? "n/a" : \
+        (goal ~ /<=/ ? v / a <= substr(goal, 8) + 0 : v / a >= substr(goal, 8) + 0) ? "yes" : "NO"
+      if (goal ~ /^value</) met = !have ? "n/a" : v < substr(goal, 7) + 0 ? "yes" : "NO"
       printf "| %s | %s | %s | %s | %s | %s | %s |\n", fig, ours, anc, anchor, ratio, shown, met
     }'
 }
 
 echo
 echo "polybsp benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, rounds=$rounds, reps=${BENCH_REPS:-21}"
+echo "samples (of 10) with another process runnable: before $busy_before, after $busy_after"
+if [ "$busy_before" -gt 2 ] || [ "$busy_after" -gt 2 ]; then
+  echo "WARNING: other processes competed for the cores: figures are unreliable"
+fi
 echo
 echo "| figure | ours (median) | anchor | anchor (median) | ratio ours/anchor | goal | met? |"
 echo "|---|---|---|---|---|---|---|"
-row "empty superstep, P=2" sync_p2_ns "MPI_Barrier, 2 ranks" mpi_barrier_ns "ratio<=0.8"
-row "empty superstep, P=2" sync_p2_ns "2-thread spin barrier" spin_barrier_p2_ns "-"
-row "empty superstep, P=2" sync_p2_ns "pthread_barrier, 2 threads" pthread_barrier_p2_ns "-"
-row "empty superstep, P=16 on $(nproc) cores" sync_p16_ns "pthread_barrier, 16 threads" pthread_barrier_p16_ns "value<50000"
-row "empty superstep, P=64 on $(nproc) cores" sync_p64_ns "pthread_barrier, 64 threads" pthread_barrier_p64_ns "-"
-row "8-byte bsp_put in h-relation (h=65536, P=2), per put" put_ns "memcpy 8 bytes (libc call)" memcpy8_ns "value<10"
-row "  of which issuing the put" put_issue_ns "memcpy 8 bytes (libc call)" memcpy8_ns "-"
-row "  of which bsp_sync" put_sync_ns "memcpy 8 bytes (libc call)" memcpy8_ns "-"
-for m in $sizes; do
-  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" "ratio>=0.9"
-  row "Exchange m=$m, bsp_put" "exch_put_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" "ratio>=0.5"
-  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "memcpy m bytes" "exch_memcpy_${m}_gbs" "-"
+row "empty superstep, P=2" sync_p2_ns "MPI_Barrier, 2 ranks" mpi_barrier_ns "ratio<=0.8" "<= 0.8x"
+row "empty superstep, P=2" sync_p2_ns "2-thread spin barrier" spin_barrier_p2_ns -
+row "empty superstep, P=2" sync_p2_ns "pthread_barrier, 2 threads" pthread_barrier_p2_ns -
+row "empty superstep, P=16 on $(nproc) cores" sync_p16_ns "pthread_barrier, 16 threads" \
+  pthread_barrier_p16_ns "value<50000" "< 50 us"
+row "empty superstep, P=64 on $(nproc) cores" sync_p64_ns "pthread_barrier, 64 threads" \
+  pthread_barrier_p64_ns -
+row "8-byte bsp_put, h=65536, P=2, per put" put_ns "memcpy 8 bytes (libc call)" memcpy8_ns \
+  "value<10" "< 10 ns"
+row "... issuing the puts, per put" put_issue_ns "memcpy 8 bytes (libc call)" memcpy8_ns -
+row "... bsp_sync, per put" put_sync_ns "memcpy 8 bytes (libc call)" memcpy8_ns -
+for m in "${sizes[@]}"; do
+  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" \
+    "ratio>=0.9" ">= 0.9x"
+  row "Exchange m=$m, bsp_put" "exch_put_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" \
+    "ratio>=0.5" ">= 0.5x"
+  row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "memcpy m bytes" "exch_memcpy_${m}_gbs" -
 done
 echo
 echo "bsp_put Exchange phases (median us per superstep): issue (copy into the send buffer) / sync"
-for m in $sizes; do
+for m in "${sizes[@]}"; do
   printf '%s\n' "$medians" | awk -v m="$m" '
     $1 == "exch_put_issue_" m "_us" { i = $2 } $1 == "exch_put_sync_" m "_us" { s = $2 }
     END { printf "  m=%-8s issue %8.2f us   sync %8.2f us\n", m, i, s }'
 done
+echo
+echo "figures whose round medians differ by more than 1.5x (min / median / max):"
+printf '%s\n' "$medians" | awk '$4 > 0 && $5 / $4 > 1.5 { printf "  %s %.4g / %.4g / %.4g %s\n", $1, $4, $2, $5, $3; n++ }
+  END { if (!n) print "  none" }'
 exit $status
