@@ -1,10 +1,14 @@
 /* eng_types (mpi) — the MPI engine's state inside core groups and contexts.
  *
  * A group is a communicator; each rank holds only its own process, so what the
- * threads engine reads from other members travels in collectives here.
+ * threads engine reads from other members travels in messages here. The buffers
+ * of a context live as long as it does and only grow, so that a program repeating
+ * similar supersteps allocates nothing after the first ones.
  */
 #ifndef POLYBSP_ENG_TYPES_H
 #define POLYBSP_ENG_TYPES_H
+
+#include "core/core_buf.h"
 
 #include <mpi.h>
 
@@ -13,11 +17,19 @@ typedef struct eng_group {
     int *run_pids; /* [nprocs]: each member's pid in the whole run */
 } eng_group;
 
-/* Buffers received by oblivious supersteps: the queue points into them until
- * the next superstep ends. */
 typedef struct eng_ctx {
-    char **received;
-    int nreceived, capreceived;
+    /* in[q]: what member q sent in the last superstep; the message queue points
+     * into it until the next superstep's data arrives. */
+    core_buf *in;
+    core_buf *reply;   /* [nprocs]: the values of member q's gets from here */
+    core_buf values;   /* this member's get values, grouped by owner */
+    size_t *recs_len;  /* [nprocs]: bytes of records for each destination */
+    size_t *value_at;  /* [nprocs + 1]: where each owner's values start in values */
+    MPI_Request *reqs; /* the superstep's sends and receives */
+    int nreqs, capreqs;
+    MPI_Aint *block_at; /* one message gathered from several places */
+    int *block_len;
+    int nblocks, capblocks;
 } eng_ctx;
 
 #endif

@@ -3,16 +3,34 @@
  * mpie_blame: when a check finds misuse, every member knows whether it is the
  * culprit; the lowest culprit reports (one line, then MPI_Abort) and the others
  * wait to be stopped, so the run prints what the threads engine prints.
+ *
+ * Tags on a group's communicator: bsp_oblsync uses the superstep index modulo
+ * MPIE_OBL_TAGS; the barrier and the exchange of bsp_sync use the tags above
+ * that range. All of the exchange's messages travel between two barriers of the
+ * group, so they need no superstep in their tags.
  */
 #ifndef POLYBSP_MPIE_H
 #define POLYBSP_MPIE_H
 
 #include "core/core.h"
 
+enum {
+    MPIE_OBL_TAGS = 16384,
+    MPIE_TAG_HEAD = MPIE_OBL_TAGS, /* records, hpput data, get requests */
+    MPIE_TAG_APART,                /* one large put's data, to land in place */
+    MPIE_TAG_REPLY,                /* get values */
+    MPIE_TAG_BARRIER,              /* the barrier's traffic bits */
+};
+
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail);
-void mpie_check(int err, const char *what);
-void mpie_keep(core_ctx *c, char *buf);
 /* Makes comm the group's communicator and learns every member's run pid. */
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);
+/* Receives the message msg (matched by MPI_Mprobe as st) into c->e.in[its source],
+ * replacing what that buffer held. */
+void mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st);
+/* A new entry at the end of c->e.reqs (which may move). */
+MPI_Request *mpie_request(core_ctx *c);
+/* The count argument of an MPI call, or a report that n is too large for one. */
+int mpie_count(size_t n, const char *what);
 
 #endif

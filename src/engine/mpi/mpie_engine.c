@@ -1,15 +1,18 @@
-/* mpie_engine — the SPMD section on MPI ranks.
+/* mpie_engine — the SPMD section on MPI ranks, and its groups.
  *
  * Every rank runs the program. With bsp_init, ranks other than 0 run the SPMD
  * function straight from bsp_init and end there, as BSPlib on MPI does; without
  * it, all ranks run main, whose first statement is bsp_begin. bsp_begin(P) takes
  * P from rank 0; ranks beyond P take no part and wait for bsp_end. MPI is
  * initialised on first need and finalised at bsp_end if polybsp started it.
+ * A group is a communicator: the whole run's is split off MPI_COMM_WORLD, a part's
+ * off its parent's.
  */
 #include "core/core.h"
 #include "engine/engine.h"
 #include "engine/mpi/mpie.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -79,15 +82,61 @@ int eng_available(void)
     return size;
 }
 
-void mpie_check(int err, const char *what)
+int mpie_count(size_t n, const char *what)
 {
-    if (err != MPI_SUCCESS) {
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(err, text, &len);
-        core_fatal("polybsp", "%s failed: %s", what, text);
-    }
+    if (n > INT_MAX)
+        core_fatal("bsp_sync", "%s of %zu bytes exceeds MPI's limit of %d bytes", what, n, INT_MAX);
+    return (int)n;
 }
+
+int eng_group_init(core_group *g)
+{
+    g->e.comm = MPI_COMM_NULL;
+    g->e.run_pids = malloc((size_t)g->nprocs * sizeof *g->e.run_pids);
+    return g->e.run_pids ? 0 : -1;
+}
+
+void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid)
+{
+    g->e.comm = comm;
+    MPI_Allgather(&run_pid, 1, MPI_INT, g->e.run_pids, 1, MPI_INT, comm);
+}
+
+void eng_group_free(core_group *g)
+{
+    if (g->e.comm != MPI_COMM_NULL)
+        MPI_Comm_free(&g->e.comm);
+    free(g->e.run_pids);
+}
+
+int eng_ctx_init(core_ctx *c)
+{
+    memset(&c->e, 0, sizeof c->e);
+    size_t P = (size_t)c->nprocs;
+    c->e.in = calloc(P, sizeof *c->e.in);
+    c->e.reply = calloc(P, sizeof *c->e.reply);
+    c->e.recs_len = calloc(P, sizeof *c->e.recs_len);
+    c->e.value_at = calloc(P + 1, sizeof *c->e.value_at);
+    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at ? 0 : -1;
+}
+
+void eng_ctx_free(core_ctx *c)
+{
+    for (int q = 0; c->e.in && q < c->nprocs; q++)
+        core_buf_free(&c->e.in[q]);
+    for (int q = 0; c->e.reply && q < c->nprocs; q++)
+        core_buf_free(&c->e.reply[q]);
+    free(c->e.in);
+    free(c->e.reply);
+    core_buf_free(&c->e.values);
+    free(c->e.recs_len);
+    free(c->e.value_at);
+    free(c->e.reqs);
+    free(c->e.block_at);
+    free(c->e.block_len);
+}
+
+void eng_ctx_attach(core_ctx *c) { (void)c; }
 
 static void leave_without_section(void)
 {
@@ -107,6 +156,11 @@ void eng_begin(long long nprocs)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     long long P = nprocs;
     MPI_Bcast(&P, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    /* Every rank has rank 0's P: rank 0 reports a bad one, the others wait for
+     * its MPI_Abort, so the run prints one line. */
+    if ((P < 1 || P > size) && rank != 0)
+        for (;;)
+            pause();
     if (P < 1)
         core_fatal("bsp_begin", "number of processes %lld must be at least 1", P);
     if (P > size)
@@ -216,4 +270,46 @@ void eng_end(void)
         exit(0);
     }
     finish();
+}
+
+core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
+{
+    int *ref = malloc(((size_t)nparts + 2) * sizeof *ref);
+    if (!ref)
+        core_fatal_oom("partition");
+    ref[0] = nparts;
+    memcpy(ref + 1, first, ((size_t)nparts + 1) * sizeof *first);
+    int n0 = nparts;
+    MPI_Bcast(&n0, 1, MPI_INT, 0, c->group->e.comm);
+    int agree = n0 == nparts;
+    int *theirs = malloc(((size_t)n0 + 2) * sizeof *theirs);
+    if (!theirs)
+        core_fatal_oom("partition");
+    if (c->pid == 0)
+        memcpy(theirs, ref, ((size_t)n0 + 2) * sizeof *ref);
+    MPI_Bcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm);
+    for (int k = 0; agree && k <= nparts; k++)
+        agree = theirs[k + 1] == first[k];
+    char detail[160];
+    snprintf(detail, sizeof detail,
+             "arguments differ from process %d's (%d parts, sizes must match)",
+             c->group->e.run_pids[0], n0);
+    free(ref);
+    free(theirs);
+    mpie_blame(c, !agree, "bsp_partition", detail);
+
+    core_group *g = malloc(sizeof *g);
+    if (!g || core_group_init(g, first[part + 1] - first[part], c->group->depth + 1))
+        core_fatal_oom("partition");
+    MPI_Comm comm;
+    MPI_Comm_split(c->group->e.comm, part, c->pid, &comm);
+    mpie_group_attach(g, comm, c->proc->pid);
+    return g;
+}
+
+void eng_rejoin(core_ctx *c, core_ctx *sub)
+{
+    eng_barrier(c, CORE_AT_REJOIN, 0);
+    core_group_free(sub->group);
+    free(sub->group);
 }

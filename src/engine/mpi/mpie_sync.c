@@ -24,13 +24,13 @@
 #include <unistd.h>
 
 /* Data below these sizes rides in the head. A put's data lies in the out buffer
- * next to its record, so the head carries it in the same single-copy transfer and
- * only a copy into place is saved by sending it apart, which pays off for large
- * puts; a small hpput's data must be gathered into the head, which MPI does by
- * packing it through its own buffers, so only the smallest are worth gathering
- * (measured: docs/performance.md, "MPI engine"). */
-#define MPIE_APART_PUT ((size_t)65536)
-#define MPIE_APART_HPPUT ((size_t)8192)
+ * next to its record, so the head carries it in the same transfer and sending it
+ * apart only saves the copy into place, which outweighs a message of its own from
+ * 32 KiB; a small hpput's data is gathered into the head by MPI's packing, which
+ * costs more than a message of its own from 16 KiB (measured, single exchanges at
+ * P = 2: docs/performance.md, "MPI engine"). */
+#define MPIE_APART_PUT ((size_t)32768)
+#define MPIE_APART_HPPUT ((size_t)16384)
 /* MPI counts are ints: data travelling apart goes in pieces of at most this. */
 #define MPIE_PIECE ((size_t)1 << 30)
 
@@ -110,15 +110,15 @@ static void report_steps(const core_ctx *c, unsigned at)
 }
 
 /* A barrier that ORs the members' bits by point-to-point messages, which beats
- * MPI_Allreduce by a sixth at P = 2 (docs/performance.md). In round k each member
- * exchanges what it has seen with member pid XOR 2^k (recursive doubling) when P
- * is a power of two; otherwise it sends to the member 2^k ahead and hears from
- * the one 2^k behind (dissemination, which handles any P because OR does not
- * mind seeing a bit twice). After ceil(log2 P) rounds every member holds the OR
- * of all. Two members meet at most once per barrier, so MPI's in-order delivery
- * keeps successive barriers apart. Pairwise exchange suits an oversubscribed
- * machine better: both partners of a round need the processor at once, instead
- * of a chain of waits around the ring. */
+ * MPI_Allreduce by a sixth at P = 2 (docs/performance.md, "MPI engine"). In
+ * round k each member exchanges what it has seen with member pid XOR 2^k
+ * (recursive doubling) when P is a power of two; otherwise it sends to the member
+ * 2^k ahead and hears from the one 2^k behind (dissemination, which handles any P
+ * because OR does not mind seeing a bit twice). After ceil(log2 P) rounds every
+ * member holds the OR of all. Two members meet at most once per barrier, so MPI's
+ * in-order delivery keeps successive barriers apart. Pairwise exchange suits an
+ * oversubscribed machine better: both partners of a round need the processor at
+ * once, instead of a chain of waits around the ring. */
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
@@ -171,7 +171,7 @@ void eng_check_colls(core_ctx *c, unsigned parity)
     mpie_blame(c, guilty, call, detail);
 }
 
-size_t mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
+void mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
 {
     int len;
     MPI_Get_count(st, MPI_BYTE, &len);
@@ -180,7 +180,6 @@ size_t mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
     core_buf_reserve(b, (size_t)len);
     MPI_Mrecv(b->data, len, MPI_BYTE, msg, MPI_STATUS_IGNORE);
     b->len = (size_t)len;
-    return b->len;
 }
 
 MPI_Request *mpie_request(core_ctx *c)
