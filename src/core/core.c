@@ -469,7 +469,30 @@ void core_sync(core_proc *p) { sync_as(p, CORE_AT_SYNC); }
 
 void core_sync_as(core_proc *p, unsigned at) { sync_as(p, at); }
 
-void core_oblsync(core_proc *p, size_t n) { eng_oblsync(p, n); }
+void core_oblsync(core_proc *p, size_t n)
+{
+    const core_ctx *c = p->ctx;
+    if (c->ngets || c->nregops)
+        core_fatal("bsp_oblsync",
+                   "only bsp_send may communicate in a superstep ended by bsp_oblsync (this one "
+                   "has %s)",
+                   c->ngets ? "a get" : "a registration");
+    eng_oblsync(p, n);
+}
+
+size_t core_count_messages(const char *data, size_t len)
+{
+    size_t n = 0;
+    for (const char *cur = data, *end = data + len; cur < end; n++) {
+        const core_rec *r = (const core_rec *)cur;
+        if (CORE_REC_KIND(r) != CORE_REC_SEND)
+            core_fatal("bsp_oblsync",
+                       "only bsp_send may communicate in a superstep ended by bsp_oblsync "
+                       "(this one has a put)");
+        cur += sizeof *r + CORE_ALIGN8(CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size);
+    }
+    return n;
+}
 
 void core_end(core_proc *p, unsigned how)
 {

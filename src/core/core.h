@@ -253,8 +253,12 @@ size_t core_set_tagsize(core_proc *p, size_t size);
 void core_sync(core_proc *p);
 /* A sync reached through another call (`at` = CORE_AT_PARTITION or _REJOIN). */
 void core_sync_as(core_proc *p, unsigned at);
-/* Ends this process's superstep once n messages for it have arrived: no barrier. */
+/* Ends this process's superstep once n messages for it have arrived: no barrier.
+ * Only messages may travel in such a superstep. */
 void core_oblsync(core_proc *p, size_t n);
+/* The number of messages in a buffer of records; stops the run (bsp_oblsync
+ * misuse) if it holds anything but messages. */
+size_t core_count_messages(const char *data, size_t len);
 /* The closing barrier of the section; how = CORE_END_CALLED or CORE_END_RETURNED. */
 void core_end(core_proc *p, unsigned how);
 

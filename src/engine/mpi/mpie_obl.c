@@ -14,36 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t count_messages(const char *data, size_t len)
-{
-    size_t n = 0;
-    for (const char *cur = data, *end = data + len; cur < end; n++) {
-        const core_rec *r = (const core_rec *)cur;
-        if (CORE_REC_KIND(r) != CORE_REC_SEND)
-            core_fatal("bsp_oblsync",
-                       "only bsp_send may communicate in a superstep ended by bsp_oblsync "
-                       "(this one has a put)");
-        cur += sizeof *r + CORE_ALIGN8(CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size);
-    }
-    return n;
-}
-
 /* Receives one message of `tag` (already matched); returns its count of BSPlib messages. */
 static size_t take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
 {
     mpie_take(c, msg, st);
     const core_buf *b = &c->e.in[st->MPI_SOURCE];
-    return count_messages(b->data, b->len);
+    return core_count_messages(b->data, b->len);
 }
 
 void eng_oblsync(core_proc *p, size_t n)
 {
     core_ctx *c = p->ctx;
-    if (c->ngets || c->nregops)
-        core_fatal("bsp_oblsync",
-                   "only bsp_send may communicate in a superstep ended by bsp_oblsync (this one "
-                   "has %s)",
-                   c->ngets ? "a get" : "a registration");
     if (p->tr.on)
         core_trace_enter(p);
     unsigned parity = c->step & 1;
@@ -53,7 +34,7 @@ void eng_oblsync(core_proc *p, size_t n)
         core_buf *b = &c->out[parity][d];
         if (!b->len)
             continue;
-        count_messages(b->data, b->len);
+        core_count_messages(b->data, b->len);
         if (b->len > (size_t)INT_MAX)
             core_fatal("bsp_oblsync", "%zu bytes for one process exceed MPI's limit", b->len);
         MPI_Isend(b->data, (int)b->len, MPI_BYTE, d, tag, c->group->e.comm, mpie_request(c));

@@ -45,28 +45,12 @@ void thr_mailbox_free(thr_mailbox *m)
     pthread_mutex_destroy(&m->lock);
 }
 
-/* Counts the messages of a buffer; anything but a send is misuse here. */
-static size_t count_messages(const core_buf *b)
-{
-    size_t n = 0;
-    for (const char *cur = b->data, *end = b->data + b->len; cur < end;) {
-        const core_rec *r = (const core_rec *)cur;
-        if (CORE_REC_KIND(r) != CORE_REC_SEND)
-            core_fatal("bsp_oblsync",
-                       "only bsp_send may communicate in a superstep ended by bsp_oblsync "
-                       "(this one has a put)");
-        cur += sizeof *r + CORE_ALIGN8(CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size);
-        n++;
-    }
-    return n;
-}
-
 static void deliver(core_ctx *c, int dest, core_buf *b)
 {
     thr_mail *mail = malloc(sizeof *mail);
     if (!mail)
         core_fatal_oom("message delivery");
-    *mail = (thr_mail){NULL, c->step, c->pid, count_messages(b), b->data, b->len};
+    *mail = (thr_mail){NULL, c->step, c->pid, core_count_messages(b->data, b->len), b->data, b->len};
     *b = (core_buf){NULL, 0, 0}; /* the destination owns the records now */
     thr_mailbox *mb = c->group->e.members[dest]->e.mailbox;
     pthread_mutex_lock(&mb->lock);
@@ -190,11 +174,6 @@ static void wait_for_members(const core_ctx *c, unsigned long step)
 void eng_oblsync(core_proc *p, size_t n)
 {
     core_ctx *c = p->ctx;
-    if (c->ngets || c->nregops)
-        core_fatal("bsp_oblsync",
-                   "only bsp_send may communicate in a superstep ended by bsp_oblsync (this one "
-                   "has %s)",
-                   c->ngets ? "a get" : "a registration");
     if (p->tr.on)
         core_trace_enter(p);
     unsigned parity = c->step & 1;
