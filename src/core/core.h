@@ -176,7 +176,7 @@ struct core_run {
     core_proc **procs;
     core_group root;
     double t0;
-    int traced;             /* some process recorded a superstep */
+    atomic_int traced;      /* some process recorded a superstep (set by any of them) */
     const char *trace_path; /* POLYBSP_TRACE, or the default file name */
     const char *program;    /* for the trace header */
 };

@@ -83,7 +83,7 @@ void core_trace_start(core_proc *p)
         if (!t->seen || !t->from)
             core_fatal_oom("trace");
     }
-    p->run->traced = 1;
+    atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
     t->last_exit = core_now() - p->run->t0;
     t->ops = 0;
