@@ -13,13 +13,13 @@
  * Prints medians (ns per barrier) as "result" lines; MPI_Barrier is mpi_anchor's job.
  */
 #include "bench_bsp.h"
+#include "bench_spin.h"
 #include "bench_util.h"
 
 #include <bsp.h>
 #include <polybsp.h>
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,108 +28,83 @@
 
 static int nprocs_wanted;
 
-/* Shared by the BSP processes on purpose: these are the anchors' barriers. */
+/* Shared by the BSP processes on purpose: the anchor's barrier. */
 static pthread_barrier_t libc_barrier;
-static atomic_int spin_count;
-static atomic_int spin_sense;
 
-static void cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
+static void libc_barrier_wait(void *unused)
+{
+    (void)unused;
+    pthread_barrier_wait(&libc_barrier);
 }
 
-struct spin_arg {
-  int local_sense;
-  int nprocs;
-};
-
-static void spin_barrier(void *p) {
-  struct spin_arg *a = p;
-  int sense = !a->local_sense;
-  a->local_sense = sense;
-  if (atomic_fetch_sub_explicit(&spin_count, 1, memory_order_acq_rel) == 1) {
-    atomic_store_explicit(&spin_count, a->nprocs, memory_order_relaxed);
-    atomic_store_explicit(&spin_sense, sense, memory_order_release);
-  } else {
-    while (atomic_load_explicit(&spin_sense, memory_order_acquire) != sense)
-      cpu_relax();
-  }
+static void empty_superstep(void *unused)
+{
+    (void)unused;
+    bsp_sync();
 }
 
-static void libc_barrier_wait(void *unused) {
-  (void)unused;
-  pthread_barrier_wait(&libc_barrier);
-}
+static void spmd(void)
+{
+    bsp_begin(nprocs_wanted);
+    int P = (int)bsp_nprocs(), s = (int)bsp_pid();
+    int shared = strcmp(bsp_engine_name(), "threads") == 0;
+    int reps = bench_reps();
 
-static void empty_superstep(void *unused) {
-  (void)unused;
-  bsp_sync();
-}
+    if (shared && s == 0)
+        pthread_barrier_init(&libc_barrier, NULL, (unsigned)P);
+    bsp_sync(); /* nobody waits on libc_barrier before it is set up */
+    struct bench_spin spin;
+    int with_spin = bench_spin_init(&spin);
 
-static void spmd(void) {
-  bsp_begin(nprocs_wanted);
-  int P = (int)bsp_nprocs(), s = (int)bsp_pid();
-  int shared = strcmp(bsp_engine_name(), "threads") == 0;
-  int with_spin = shared && P == 2;
-  int reps = bench_reps();
+    long n_bsp = bench_bsp_calibrate(empty_superstep, NULL, TARGET_SECONDS);
+    long n_libc = shared ? bench_bsp_calibrate(libc_barrier_wait, NULL, TARGET_SECONDS) : 0;
+    long n_spin = with_spin ? bench_bsp_calibrate(bench_spin_wait, &spin, TARGET_SECONDS) : 0;
 
-  if (shared && s == 0) {
-    pthread_barrier_init(&libc_barrier, NULL, (unsigned)P);
-    atomic_store(&spin_count, P);
-    atomic_store(&spin_sense, 0);
-  }
-  bsp_sync();
-  struct spin_arg spin = {0, P};
-
-  long n_bsp = bench_bsp_calibrate(empty_superstep, NULL, TARGET_SECONDS);
-  long n_libc = shared ? bench_bsp_calibrate(libc_barrier_wait, NULL, TARGET_SECONDS) : 0;
-  long n_spin = with_spin ? bench_bsp_calibrate(spin_barrier, &spin, TARGET_SECONDS) : 0;
-
-  double *t_bsp = calloc((size_t)reps, sizeof *t_bsp);
-  double *t_libc = calloc((size_t)reps, sizeof *t_libc);
-  double *t_spin = calloc((size_t)reps, sizeof *t_spin);
-  if (!t_bsp || !t_libc || !t_spin)
-    bsp_abort("bench_sync: out of memory");
-  for (int r = 0; r < reps; r++) {
-    t_bsp[r] = bench_bsp_batch(empty_superstep, NULL, n_bsp);
-    if (shared)
-      t_libc[r] = bench_bsp_batch(libc_barrier_wait, NULL, n_libc);
-    if (with_spin)
-      t_spin[r] = bench_bsp_batch(spin_barrier, &spin, n_spin);
-  }
-
-  if (s == 0) {
-    char key[64];
-    printf("# bench_sync: P=%d engine=%s reps=%d batches of %ld supersteps\n", P,
-           bsp_engine_name(), reps, n_bsp);
-    snprintf(key, sizeof key, "sync_p%d_ns", P);
-    bench_result(key, 1e9 * bench_median(t_bsp, (size_t)reps), "ns");
-    if (shared) {
-      snprintf(key, sizeof key, "pthread_barrier_p%d_ns", P);
-      bench_result(key, 1e9 * bench_median(t_libc, (size_t)reps), "ns");
+    double *t_bsp = calloc((size_t)reps, sizeof *t_bsp);
+    double *t_libc = calloc((size_t)reps, sizeof *t_libc);
+    double *t_spin = calloc((size_t)reps, sizeof *t_spin);
+    if (!t_bsp || !t_libc || !t_spin)
+        bsp_abort("bench_sync: out of memory");
+    for (int r = 0; r < reps; r++) {
+        t_bsp[r] = bench_bsp_batch(empty_superstep, NULL, n_bsp);
+        if (shared)
+            t_libc[r] = bench_bsp_batch(libc_barrier_wait, NULL, n_libc);
+        if (with_spin)
+            t_spin[r] = bench_bsp_batch(bench_spin_wait, &spin, n_spin);
     }
-    if (with_spin) {
-      snprintf(key, sizeof key, "spin_barrier_p%d_ns", P);
-      bench_result(key, 1e9 * bench_median(t_spin, (size_t)reps), "ns");
+
+    if (s == 0) {
+        char key[64];
+        printf("# bench_sync: P=%d engine=%s reps=%d batches of %ld supersteps\n", P,
+               bsp_engine_name(), reps, n_bsp);
+        snprintf(key, sizeof key, "sync_p%d_ns", P);
+        bench_result(key, 1e9 * bench_median(t_bsp, (size_t)reps), "ns");
+        if (shared) {
+            snprintf(key, sizeof key, "pthread_barrier_p%d_ns", P);
+            bench_result(key, 1e9 * bench_median(t_libc, (size_t)reps), "ns");
+        }
+        if (with_spin) {
+            snprintf(key, sizeof key, "spin_barrier_p%d_ns", P);
+            bench_result(key, 1e9 * bench_median(t_spin, (size_t)reps), "ns");
+        }
     }
-  }
-  bsp_sync();
-  if (shared && s == 0)
-    pthread_barrier_destroy(&libc_barrier);
-  free(t_bsp);
-  free(t_libc);
-  free(t_spin);
-  bsp_end();
+    bsp_sync();
+    if (shared && s == 0)
+        pthread_barrier_destroy(&libc_barrier);
+    free(t_bsp);
+    free(t_libc);
+    free(t_spin);
+    bsp_end();
 }
 
-int main(int argc, char **argv) {
-  bsp_init(spmd, argc, argv);
-  nprocs_wanted = argc > 1 ? atoi(argv[1]) : (int)bsp_nprocs();
-  if (nprocs_wanted < 1) {
-    fprintf(stderr, "usage: bench_sync [P >= 1]\n");
-    return 2;
-  }
-  spmd();
-  return 0;
+int main(int argc, char **argv)
+{
+    bsp_init(spmd, argc, argv);
+    nprocs_wanted = argc > 1 ? atoi(argv[1]) : (int)bsp_nprocs();
+    if (nprocs_wanted < 1) {
+        fprintf(stderr, "usage: bench_sync [P >= 1]\n");
+        return 2;
+    }
+    spmd();
+    return 0;
 }

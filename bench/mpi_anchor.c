@@ -20,96 +20,102 @@
 #define TARGET_SECONDS 0.01
 
 struct op {
-  int partner;
-  long m;
-  unsigned char *src, *dst;
+    int partner;
+    long m;
+    unsigned char *src, *dst;
 };
 
-static void do_barrier(const struct op *o) {
-  (void)o;
-  MPI_Barrier(MPI_COMM_WORLD);
+static void do_barrier(const struct op *o)
+{
+    (void)o;
+    MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void do_sendrecv(const struct op *o) {
-  MPI_Sendrecv(o->src, (int)o->m, MPI_BYTE, o->partner, 0, o->dst, (int)o->m, MPI_BYTE,
-               o->partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+static void do_sendrecv(const struct op *o)
+{
+    MPI_Sendrecv(o->src, (int)o->m, MPI_BYTE, o->partner, 0, o->dst, (int)o->m, MPI_BYTE,
+                 o->partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
-static double batch(void (*fn)(const struct op *), const struct op *o, long n) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  double t0 = bench_now();
-  for (long i = 0; i < n; i++)
-    fn(o);
-  return (bench_now() - t0) / (double)n;
+static double batch(void (*fn)(const struct op *), const struct op *o, long n)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = bench_now();
+    for (long i = 0; i < n; i++)
+        fn(o);
+    return (bench_now() - t0) / (double)n;
 }
 
-static long calibrate(void (*fn)(const struct op *), const struct op *o) {
-  batch(fn, o, 1);
-  for (long n = 1;; n *= 2) {
-    double total = batch(fn, o, n) * (double)n;
-    MPI_Bcast(&total, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-    if (total >= TARGET_SECONDS || n >= (1L << 30))
-      return n;
-  }
+static long calibrate(void (*fn)(const struct op *), const struct op *o)
+{
+    batch(fn, o, 1);
+    for (long n = 1;; n *= 2) {
+        double total = batch(fn, o, n) * (double)n;
+        MPI_Bcast(&total, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (total >= TARGET_SECONDS || n >= (1L << 30))
+            return n;
+    }
 }
 
-static double median_of_batches(void (*fn)(const struct op *), const struct op *o, int reps) {
-  long n = calibrate(fn, o);
-  double *t = calloc((size_t)reps, sizeof *t);
-  if (!t)
-    MPI_Abort(MPI_COMM_WORLD, 1);
-  for (int k = 0; k < reps; k++)
-    t[k] = batch(fn, o, n);
-  double med = bench_median(t, (size_t)reps);
-  free(t);
-  return med;
+static double median_of_batches(void (*fn)(const struct op *), const struct op *o, int reps)
+{
+    long n = calibrate(fn, o);
+    double *t = calloc((size_t)reps, sizeof *t);
+    if (!t)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    for (int k = 0; k < reps; k++)
+        t[k] = batch(fn, o, n);
+    double med = bench_median(t, (size_t)reps);
+    free(t);
+    return med;
 }
 
-int main(int argc, char **argv) {
-  MPI_Init(&argc, &argv);
-  int rank, size;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  int reps = bench_reps();
-  int barrier = argc == 2 && strcmp(argv[1], "barrier") == 0;
-  int sendrecv = argc >= 3 && strcmp(argv[1], "sendrecv") == 0;
-  if ((!barrier && !sendrecv) || size % 2) {
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int reps = bench_reps();
+    int barrier = argc == 2 && strcmp(argv[1], "barrier") == 0;
+    int sendrecv = argc >= 3 && strcmp(argv[1], "sendrecv") == 0;
+    if ((!barrier && !sendrecv) || size % 2) {
+        if (rank == 0)
+            fprintf(stderr, "usage: mpirun -np <even> mpi_anchor barrier | sendrecv m [m ...]\n");
+        MPI_Finalize();
+        return 2;
+    }
     if (rank == 0)
-      fprintf(stderr, "usage: mpirun -np <even> mpi_anchor barrier | sendrecv m [m ...]\n");
+        printf("# mpi_anchor: %d ranks, reps=%d\n", size, reps);
+
+    if (barrier) {
+        double t = median_of_batches(do_barrier, NULL, reps);
+        if (rank == 0)
+            bench_result("mpi_barrier_ns", t * 1e9, "ns");
+    }
+    for (int i = 2; sendrecv && i < argc; i++) {
+        struct op o = {rank ^ 1, atol(argv[i]), NULL, NULL};
+        if (o.m < 1 || o.m > (1L << 30)) {
+            if (rank == 0)
+                fprintf(stderr, "mpi_anchor: size %s out of range [1, 2^30]\n", argv[i]);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+        o.src = malloc((size_t)o.m);
+        o.dst = calloc((size_t)o.m, 1);
+        if (!o.src || !o.dst)
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        memset(o.src, rank + 1, (size_t)o.m);
+        double t = median_of_batches(do_sendrecv, &o, reps);
+        if (o.dst[o.m - 1] != (unsigned char)(o.partner + 1))
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        if (rank == 0) {
+            char key[80];
+            snprintf(key, sizeof key, "exch_mpi_%ld_gbs", o.m);
+            bench_result(key, (double)o.m / t / 1e9, "GB/s");
+        }
+        free(o.src);
+        free(o.dst);
+    }
     MPI_Finalize();
-    return 2;
-  }
-  if (rank == 0)
-    printf("# mpi_anchor: %d ranks, reps=%d\n", size, reps);
-
-  if (barrier) {
-    double t = median_of_batches(do_barrier, NULL, reps);
-    if (rank == 0)
-      bench_result("mpi_barrier_ns", t * 1e9, "ns");
-  }
-  for (int i = 2; sendrecv && i < argc; i++) {
-    struct op o = {rank ^ 1, atol(argv[i]), NULL, NULL};
-    if (o.m < 1 || o.m > (1L << 30)) {
-      if (rank == 0)
-        fprintf(stderr, "mpi_anchor: size %s out of range [1, 2^30]\n", argv[i]);
-      MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    o.src = malloc((size_t)o.m);
-    o.dst = calloc((size_t)o.m, 1);
-    if (!o.src || !o.dst)
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    memset(o.src, rank + 1, (size_t)o.m);
-    double t = median_of_batches(do_sendrecv, &o, reps);
-    if (o.dst[o.m - 1] != (unsigned char)(o.partner + 1))
-      MPI_Abort(MPI_COMM_WORLD, 1);
-    if (rank == 0) {
-      char key[80];
-      snprintf(key, sizeof key, "exch_mpi_%ld_gbs", o.m);
-      bench_result(key, (double)o.m / t / 1e9, "GB/s");
-    }
-    free(o.src);
-    free(o.dst);
-  }
-  MPI_Finalize();
-  return 0;
+    return 0;
 }

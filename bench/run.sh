@@ -12,8 +12,9 @@
 #   MPIRUN        the MPI launcher (default mpirun).
 # Builds nothing: build first (cmake --build BUILD_DIR), or use the `bench` target.
 # Raw "result" lines go to stderr. After the table come the bsp_put Exchange phases,
-# the figures that varied by more than 1.5x between rounds, and a warning when other
-# processes were runnable around the run (the figures then mean little).
+# the machine-state probe (bench/bench_spin.h), the figures that varied by more than
+# 1.5x between rounds, and a warning when other processes were runnable around the
+# run (the figures then mean little).
 # Exit status: 0 if every program ran, 1 if one failed, 2 on bad usage.
 set -u
 
@@ -25,6 +26,9 @@ bin="$1/bench"
 rounds="${BENCH_ROUNDS:-3}"
 mpirun="${MPIRUN:-mpirun}"
 sizes=(6720 26880 107520 430080 1720320)
+# Puts per process per superstep: a send buffer that stays in the caches, and one
+# (1.5 MB of records) that does not.
+put_hs=(4096 65536)
 # Shared memory only: two local ranks need no network transport.
 export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader}"
 
@@ -45,7 +49,7 @@ results=$(mktemp)
 trap 'rm -f "$results"' EXIT
 status=0
 
-run() { # run LABEL COMMAND...: keep its result lines, echo them to stderr
+run() { # run COMMAND...: keep its result lines, echo them to stderr
   echo "== $*" >&2
   local out
   if ! out=$("$@" 2>&1); then
@@ -59,13 +63,16 @@ run() { # run LABEL COMMAND...: keep its result lines, echo them to stderr
 # shellcheck disable=SC2317 # called through run "$@"
 mpi() { "$mpirun" --allow-run-as-root --oversubscribe -np 2 "$bin/mpi_anchor" "$@"; }
 
-# How often another process was runnable (the sampling awk itself excluded): in
-# how many of 10 samples over 2 s. The 1-minute load average lags too much to tell.
+# How often another process was runnable: in how many of 10 samples over 2 s.
+# Read with shell builtins only, so the sampling itself is the one runnable
+# process it expects. The 1-minute load average lags too much to tell.
 others_running() {
-  local busy=0 r
+  local busy=0 key value rest
   for _ in 1 2 3 4 5 6 7 8 9 10; do
-    r=$(awk '/^procs_running/ { print $2 - 1 }' /proc/stat 2>/dev/null || echo 0)
-    [ "$r" -gt 0 ] && busy=$((busy + 1))
+    while read -r key value rest; do
+      [ "$key" = procs_running ] && break
+    done </proc/stat
+    [ "${value:-1}" -gt 1 ] && busy=$((busy + 1))
     sleep 0.2
   done
   echo "$busy"
@@ -77,7 +84,7 @@ for round in $(seq 1 "$rounds"); do
   [ $have_mpi = 1 ] && run mpi barrier
   run "$bin/bench_sync" 16
   run "$bin/bench_sync" 64
-  run "$bin/bench_puts" 2 65536
+  for h in "${put_hs[@]}"; do run "$bin/bench_puts" 2 "$h"; done
   run "$bin/bench_exchange" 2 "${sizes[@]}"
   [ $have_mpi = 1 ] && run mpi sendrecv "${sizes[@]}"
 done
@@ -131,10 +138,13 @@ row "empty superstep, P=16 on $(nproc) cores" sync_p16_ns "pthread_barrier, 16 t
   pthread_barrier_p16_ns "value<50000" "< 50 us"
 row "empty superstep, P=64 on $(nproc) cores" sync_p64_ns "pthread_barrier, 64 threads" \
   pthread_barrier_p64_ns -
-row "8-byte bsp_put, h=65536, P=2, per put" put_ns "memcpy 8 bytes (libc call)" memcpy8_ns \
-  "value<10" "< 10 ns"
-row "... issuing the puts, per put" put_issue_ns "memcpy 8 bytes (libc call)" memcpy8_ns -
-row "... bsp_sync, per put" put_sync_ns "memcpy 8 bytes (libc call)" memcpy8_ns -
+for h in "${put_hs[@]}"; do
+  row "8-byte bsp_put, h=$h, P=2, per put" "put_h${h}_ns" "memcpy 8 bytes (libc call)" \
+    "memcpy8_h${h}_ns" "value<10" "< 10 ns"
+  row "... issuing the puts, per put" "put_issue_h${h}_ns" "memcpy 8 bytes (libc call)" \
+    "memcpy8_h${h}_ns" -
+  row "... bsp_sync, per put" "put_sync_h${h}_ns" "memcpy 8 bytes (libc call)" "memcpy8_h${h}_ns" -
+done
 for m in "${sizes[@]}"; do
   row "Exchange m=$m, bsp_hpput" "exch_hpput_${m}_gbs" "MPI_Sendrecv, 2 ranks" "exch_mpi_${m}_gbs" \
     "ratio>=0.9" ">= 0.9x"
@@ -148,6 +158,14 @@ for m in "${sizes[@]}"; do
   printf '%s\n' "$medians" | awk -v m="$m" '
     $1 == "exch_put_issue_" m "_us" { i = $2 } $1 == "exch_put_sync_" m "_us" { s = $2 }
     END { printf "  m=%-8s issue %8.2f us   sync %8.2f us\n", m, i, s }'
+done
+echo
+echo "machine state: the 2-thread spin barrier timed inside each program, ns (min / median / max over rounds)"
+probes=(spin_barrier_p2_ns)
+for h in "${put_hs[@]}"; do probes+=("puts_xcore_h${h}_ns"); done
+for m in "${sizes[@]}"; do probes+=("exch_xcore_${m}_ns"); done
+for k in "${probes[@]}"; do
+  printf '%s\n' "$medians" | awk -v k="$k" '$1 == k { printf "  %-22s %7.1f / %7.1f / %7.1f\n", k, $4, $2, $5 }'
 done
 echo
 echo "figures whose round medians differ by more than 1.5x (min / median / max):"
