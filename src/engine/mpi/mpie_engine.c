@@ -1,41 +1,94 @@
-/* mpie_engine — the SPMD section on MPI ranks, and its groups.
+/* mpie_engine — the SPMD sections on MPI ranks, and their groups.
  *
- * Every rank runs the program. With bsp_init, ranks other than 0 run the SPMD
- * function straight from bsp_init and end there, as BSPlib on MPI does; without
- * it, all ranks run main, whose first statement is bsp_begin. bsp_begin(P) takes
- * P from rank 0; ranks beyond P take no part and wait for bsp_end. MPI is
- * initialised on first need and finalised at bsp_end if polybsp started it.
+ * Every rank runs the program. Rank 0 decides every section: bsp_begin takes P
+ * and the trace file from rank 0, and ranks beyond P take no part in it.
+ *  - With bsp_init, ranks other than 0 never return from bsp_init: they serve,
+ *    waiting for rank 0 to start a section, running the SPMD function for it and
+ *    returning to wait after bsp_end, until rank 0 finalises MPI (or exits). So a
+ *    program may run several sections one after the other, as on threads, and
+ *    what rank 0 does between them is its own.
+ *  - Without bsp_init, all ranks run main, whose first statement is bsp_begin;
+ *    after bsp_end only rank 0 goes on, and one section is all there is.
+ * Waiting ranks (serving, or beyond P) poll with short sleeps instead of spinning
+ * in MPI, so that on an oversubscribed machine they leave the cores to the
+ * section's processes. MPI is initialised on first need and, if polybsp started
+ * it, finalised when the program exits.
  * A group is a communicator: the whole run's is split off MPI_COMM_WORLD, a part's
  * off its parent's.
  */
+#define _DEFAULT_SOURCE /* nanosleep */
 #include "core/core.h"
 #include "engine/engine.h"
 #include "engine/mpi/mpie.h"
 
 #include <limits.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+
+/* What rank 0 tells every rank when a section starts (or that none will). */
+typedef struct section {
+    long long nprocs; /* 0: no more sections, the program is ending */
+    int trace_len;    /* bytes of the trace file's name that follow, 0 for none */
+} section;
 
 static struct {
     void (*spmd)(void);
     char *program;
     eng_state state;
-    int we_initialised;
+    int rank;
     core_run *run;
     MPI_Comm participants;
+    int serving;      /* a rank other than 0 that runs the sections rank 0 starts */
+    jmp_buf served;   /* where a serving rank goes back to after a section */
+    int announced;    /* the next section's header arrived while serving */
+    long long nprocs; /* ... with this P */
+    char *trace;      /* ... and this trace file (NULL: not traced) */
 } g;
 
 const char *eng_name(void) { return "mpi"; }
+
+/* Leaving inside a section (exit called there, after its report) skips
+ * MPI_Finalize: MPI's launcher then ends the job and nobody waits for this rank. */
+static void finalise_at_exit(int status, void *arg)
+{
+    (void)arg;
+    if (g.state == ENG_RUNNING)
+        _exit(status ? status : 1);
+    int done;
+    MPI_Finalized(&done);
+    if (!done)
+        MPI_Finalize();
+}
+
+static void announce(long long nprocs, const char *trace);
+static void end_section(unsigned how);
+
+/* Rank 0, as MPI is finalised (by the program or at exit): the serving ranks
+ * learn that no section follows. MPI_Finalize runs the delete callbacks of
+ * MPI_COMM_SELF's attributes first, while MPI still works. */
+static int release_servers(MPI_Comm comm, int key, void *value, void *extra)
+{
+    (void)comm, (void)key, (void)value, (void)extra;
+    if (g.rank == 0 && g.spmd && g.state != ENG_RUNNING)
+        announce(0, NULL);
+    return MPI_SUCCESS;
+}
 
 static void start_mpi(void)
 {
     int ready;
     MPI_Initialized(&ready);
-    if (!ready) {
-        MPI_Init(NULL, NULL);
-        g.we_initialised = 1;
-    }
+    if (ready)
+        return;
+    MPI_Init(NULL, NULL);
+    on_exit(finalise_at_exit, NULL);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+    int key;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, release_servers, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }
 
 void eng_abort(int status)
@@ -47,29 +100,73 @@ void eng_abort(int status)
     _exit(status);
 }
 
-static void finish(void)
+/* Completes req, sleeping between polls: a waiting rank should not take a core. */
+static void wait_quietly(MPI_Request *req)
 {
-    if (g.we_initialised)
-        MPI_Finalize();
+    const struct timespec nap = {0, 100000};
+    for (int done = 0, polls = 0;; polls++) {
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        if (polls > 64)
+            nanosleep(&nap, NULL);
+    }
+}
+
+/* Collective over MPI_COMM_WORLD: rank 0's section header reaches everyone. The
+ * header goes by MPI_Ibcast so that waiting ranks can sleep; g.nprocs and g.trace
+ * hold what arrived. */
+static void announce(long long nprocs, const char *trace)
+{
+    section s = {.nprocs = nprocs, .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0};
+    MPI_Request req;
+    MPI_Ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    if (g.rank == 0)
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+    else
+        wait_quietly(&req);
+    free(g.trace);
+    g.trace = NULL;
+    if (s.trace_len > 0) {
+        if (!(g.trace = malloc((size_t)s.trace_len)))
+            core_fatal_oom("trace file name");
+        if (g.rank == 0)
+            memcpy(g.trace, trace, (size_t)s.trace_len);
+        MPI_Bcast(g.trace, s.trace_len, MPI_CHAR, 0, MPI_COMM_WORLD);
+    }
+    g.nprocs = s.nprocs;
+}
+
+/* A serving rank's life: one SPMD function call per section rank 0 starts. */
+static void serve(void) __attribute__((noreturn));
+static void serve(void)
+{
+    g.serving = 1;
+    for (;;) {
+        announce(0, NULL);
+        if (g.nprocs == 0)
+            exit(0);
+        g.announced = 1;
+        if (setjmp(g.served) == 0) {
+            g.spmd();
+            if (g.announced)
+                core_fatal("bsp_begin", "the SPMD function returned without calling bsp_begin");
+            if (g.state == ENG_RUNNING) /* returned without bsp_end: ends as bsp_end would */
+                end_section(CORE_END_RETURNED);
+        }
+    }
 }
 
 void eng_init(void (*spmd)(void), int argc, char **argv)
 {
-    g.spmd = spmd;
     if (argc > 0 && argv && argv[0])
         g.program = argv[0];
+    if (!spmd || g.spmd)
+        return;
+    g.spmd = spmd;
     start_mpi();
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0 && spmd) {
-        spmd();
-        /* Returning without bsp_end ends the section as bsp_end would; the
-         * others learn how at the closing barrier. */
-        if (g.state == ENG_RUNNING)
-            core_end(core_self, CORE_END_RETURNED);
-        finish();
-        exit(0);
-    }
+    if (g.rank != 0)
+        serve();
 }
 
 eng_state eng_section_state(void) { return g.state; }
@@ -138,10 +235,15 @@ void eng_ctx_free(core_ctx *c)
 
 void eng_ctx_attach(core_ctx *c) { (void)c; }
 
+/* A rank beyond P: back to serving, or (one section only) wait for its end. */
+static void leave_without_section(void) __attribute__((noreturn));
 static void leave_without_section(void)
 {
-    MPI_Barrier(MPI_COMM_WORLD); /* the participants' bsp_end */
-    finish();
+    if (g.serving)
+        longjmp(g.served, 1);
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req); /* the participants' bsp_end */
+    wait_quietly(&req);
     exit(0);
 }
 
@@ -149,16 +251,21 @@ void eng_begin(long long nprocs)
 {
     if (g.state == ENG_RUNNING)
         core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
+    if (g.state == ENG_AFTER && !g.spmd)
+        core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
     start_mpi();
     core_install_reporters();
-    int rank, size;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    int size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    long long P = nprocs;
-    MPI_Bcast(&P, 1, MPI_LONG_LONG, 0, MPI_COMM_WORLD);
+    if (!g.announced) {
+        const char *trace = getenv("POLYBSP_TRACE");
+        announce(nprocs, trace);
+    }
+    g.announced = 0;
+    long long P = g.nprocs;
     /* Every rank has rank 0's P: rank 0 reports a bad one, the others wait for
      * its MPI_Abort, so the run prints one line. */
-    if ((P < 1 || P > size) && rank != 0)
+    if ((P < 1 || P > size) && g.rank != 0)
         for (;;)
             pause();
     if (P < 1)
@@ -168,6 +275,7 @@ void eng_begin(long long nprocs)
                    "%lld processes asked for, but the job has %d MPI ranks (start it with "
                    "mpirun -np %lld)",
                    P, size, P);
+    int rank = g.rank;
     MPI_Comm_split(MPI_COMM_WORLD, rank < P ? 0 : MPI_UNDEFINED, rank, &g.participants);
     if (rank >= P)
         leave_without_section();
@@ -184,18 +292,16 @@ void eng_begin(long long nprocs)
         core_fatal_oom("process table");
     run->procs[rank] = p;
     core_proc_init(p, run, rank);
-    const char *trace = getenv("POLYBSP_TRACE");
-    run->trace_path = trace && *trace ? trace : "polybsp-trace.jsonl";
+    run->trace_path = g.trace ? g.trace : "polybsp-trace.jsonl";
     run->program = g.program ? g.program : "";
     MPI_Barrier(g.participants);
     run->t0 = core_now();
-    if (trace && *trace)
+    if (g.trace)
         core_trace_start(p);
     g.run = run;
     core_self = p;
     g.state = ENG_RUNNING;
 }
-
 /* Rank 0 writes the records of all ranks, gathered in pid order. */
 static void write_trace(core_run *run, core_proc *p)
 {
@@ -248,11 +354,12 @@ static void write_trace(core_run *run, core_proc *p)
     run->traced = 0; /* written: nothing left for an abort to write */
 }
 
-void eng_end(void)
+/* The closing barrier, the trace, and what each rank does next. */
+static void end_section(unsigned how)
 {
     core_proc *p = core_self;
     core_run *run = g.run;
-    core_end(p, CORE_END_CALLED);
+    core_end(p, how);
     write_trace(run, p);
     core_self = NULL;
     core_proc_free(p);
@@ -262,15 +369,18 @@ void eng_end(void)
     free(run);
     g.run = NULL;
     g.state = ENG_AFTER;
-    MPI_Barrier(MPI_COMM_WORLD); /* releases ranks that took no part */
-    int rank;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank != 0) { /* only process 0 goes on after bsp_end */
-        finish();
-        exit(0);
+    if (g.serving) /* only process 0 goes on after bsp_end */
+        longjmp(g.served, 1);
+    if (!g.spmd) {
+        MPI_Request req; /* releases ranks that took no part */
+        MPI_Ibarrier(MPI_COMM_WORLD, &req);
+        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        if (g.rank != 0)
+            exit(0);
     }
-    finish();
 }
+
+void eng_end(void) { end_section(CORE_END_CALLED); }
 
 core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
 {
