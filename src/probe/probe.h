@@ -53,4 +53,8 @@ extern const size_t probe_quick_nsizes;
 
 int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen);
 
+/* The most processes any section of probe_run(o) uses (the CCM may add a P):
+ * the ranks an MPI job needs. */
+int probe_most_procs(const probe_options *o);
+
 #endif

@@ -109,9 +109,15 @@ static void run_op(int op, size_t n, const buffers *b)
 
 /* The SPMD body: rounds of every (operation, size) cell, planned by process 0
  * and told to the others in a plain superstep (which CCM does not sample). */
-static void body(void *arg)
+void probe_ccm_body(void *arg)
 {
-    probe_ccm *c = arg;
+    probe_ccm *out = arg, copy;
+    if (out)
+        copy = *out;
+    else
+        memset(&copy, 0, sizeof copy);
+    probe_share(&copy, sizeof copy);
+    const probe_ccm *c = &copy;
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
     size_t ncells = NOPS * c->nsizes, top = (size_t)c->sizes[c->nsizes - 1];
     /* The largest need: par's results (2n), whole doubles, P blocks of at least a byte. */
@@ -140,12 +146,12 @@ static void body(void *arg)
         if (s == 0) {
             double now = bsp_time(), planned = 0;
             int more = probe_rounds_next(&c->rounds, round, reps, done, now - start, now, &planned);
-            if (round == 0 && c->plan)
-                c->plan(c->ctx, planned);
+            if (round == 0 && out->plan)
+                out->plan(out->ctx, planned);
             for (int q = 0; q < P; q++)
                 bsp_put((bsp_pid_t)q, &more, &next, 0, (bsp_size_t)sizeof more);
-            if (c->tick)
-                c->tick(c->ctx);
+            if (out->tick)
+                out->tick(out->ctx);
         }
         bsp_sync();
         reps = next;
@@ -169,7 +175,7 @@ static int traced_section(probe_ccm *c, int P, const char *path, char *err, size
         free(saved);
         return -1;
     }
-    probe_section(P, body, c);
+    probe_section(P, probe_ccm_body, c);
     int rc = saved ? setenv("POLYBSP_TRACE", saved, 1) : unsetenv("POLYBSP_TRACE");
     free(saved);
     if (rc != 0)

@@ -74,6 +74,9 @@ size_t probe_ccm_procs(const int *procs, size_t nprocs, int *out, size_t cap);
  * the CCM is then not calibrated, and the rest of the probe stands. */
 int probe_ccm_measure(probe_ccm *c, int P, double deadline);
 
+/* The section's SPMD body: c on process 0, NULL on the others. */
+void probe_ccm_body(void *c);
+
 /* Fits every kind and fills m's ccm section (none after a failure). */
 void probe_ccm_fit(probe_ccm *c, cost_machine *m);
 

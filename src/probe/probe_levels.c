@@ -67,9 +67,15 @@ static void run_level(const probe_levels *lv, size_t level, const size_t *order,
 
 /* The SPMD body: rounds of every level, each round's samples reduced to their
  * maximum over the processes on process 0, which plans the next round. */
-static void body(void *arg)
+void probe_levels_body(void *arg)
 {
-    probe_levels *lv = arg;
+    probe_levels *out = arg, copy;
+    if (out)
+        copy = *out;
+    else
+        memset(&copy, 0, sizeof copy);
+    probe_share(&copy, sizeof copy);
+    const probe_levels *lv = &copy;
     int s = (int)bsp_pid();
     size_t ncells = lv->nlevels * lv->nsizes;
     size_t per_round = (size_t)probe_rounds_most(&lv->rounds);
@@ -106,12 +112,12 @@ static void body(void *arg)
             double now = bsp_time(), planned = 0;
             int more = probe_rounds_next(&lv->rounds, round, reps, (int)filled[0], now - start, now,
                                          &planned);
-            if (round == 0 && lv->plan)
-                lv->plan(lv->ctx, planned);
+            if (round == 0 && out->plan)
+                out->plan(out->ctx, planned);
             for (int q = 0; q < (int)bsp_nprocs(); q++)
                 bsp_put((bsp_pid_t)q, &more, &next, 0, (bsp_size_t)sizeof more);
-            if (lv->tick)
-                lv->tick(lv->ctx);
+            if (out->tick)
+                out->tick(out->ctx);
         }
         bsp_sync();
         reps = next;
@@ -119,7 +125,7 @@ static void body(void *arg)
     if (s == 0)
         for (size_t c = 0; c < ncells; c++)
             probe_stat_of(samples + c * max_reps, filled[c],
-                          &lv->stat[c / lv->nsizes][c % lv->nsizes]);
+                          &out->stat[c / lv->nsizes][c % lv->nsizes]);
     bsp_pop_reg(&next);
     bsp_sync();
     free(src);
@@ -137,7 +143,7 @@ void probe_levels_measure(probe_levels *lv)
     for (size_t i = 0; i < lv->nlevels; i++)
         lv->cluster[i] = (lv->nprocs + (1 << i) - 1) >> i;
     if (lv->nlevels > 0)
-        probe_section(lv->nprocs, body, lv);
+        probe_section(lv->nprocs, probe_levels_body, lv);
 }
 
 void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m)

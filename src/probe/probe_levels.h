@@ -64,6 +64,9 @@ size_t probe_levels_count(int P);
  * stops the run with bsp_abort, as probe_measure_comm does. */
 void probe_levels_measure(probe_levels *lv);
 
+/* The section's SPMD body: lv on process 0, NULL on the others. */
+void probe_levels_body(void *lv);
+
 /* Fits every level and writes the levels with g_i > 0 into m (nlevels, levels). */
 void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m);
 

@@ -2,6 +2,8 @@
 #include "probe/probe_measure.h"
 
 #include "cost/cost_fit.h"
+#include "probe/probe_ccm.h"
+#include "probe/probe_levels.h"
 #include "probe/probe_pattern.h"
 
 #include <bsp.h>
@@ -10,17 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* What the next section does. The processes only read it; process 0 writes the
- * results into the job's arrays (or rate) before bsp_end. */
+/* The bodies a section can run. On MPI the processes other than 0 are programs of
+ * their own, where a function's address differs: only the body's index crosses,
+ * and its argument exists on process 0 alone (the others get NULL, on every
+ * engine, so that the threads engine checks the bodies for MPI too). */
+static void comm_body(void *arg);
+static void rate_body(void *arg);
+static void (*const bodies[])(void *arg) = {comm_body, rate_body, probe_levels_body,
+                                            probe_ccm_body};
+enum { NBODIES = sizeof bodies / sizeof bodies[0] };
+
+/* What the next section does: process 0's. */
 static struct {
-    enum { RUN_COMM, RUN_RATE, RUN_BODY } kind;
     int nprocs;
-    probe_job *job;
-    void (*body)(void *arg);
+    int body;
     void *arg;
-    double rate_seconds;
-    double rate;
 } current;
+
+/* probe_measure_rate's argument. */
+typedef struct rate_job {
+    double seconds;
+    double rate; /* out */
+} rate_job;
 
 static void *alloc_or_abort(size_t nbytes)
 {
@@ -43,7 +56,9 @@ static void issue(probe_prim prim, const probe_msg *msgs, size_t n, const char *
     }
 }
 
-static void comm(probe_job *job)
+/* The patterns' batches; job holds process 0's parameters on every process, out
+ * (process 0 only) receives the results. */
+static void comm(const probe_job *job, probe_job *out)
 {
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
     long maxh = 1;
@@ -96,12 +111,12 @@ static void comm(probe_job *job)
                 t = all[(size_t)q * (size_t)maxreps + (size_t)r] > t
                         ? all[(size_t)q * (size_t)maxreps + (size_t)r]
                         : t;
-            job->samples[at++] = t;
+            out->samples[at++] = t;
         }
-        job->wall[b] = bsp_time() - start;
-        job->done = b + 1;
-        if (job->tick)
-            job->tick(job->ctx);
+        out->wall[b] = bsp_time() - start;
+        out->done = b + 1;
+        if (out->tick)
+            out->tick(out->ctx);
         if (b + 1 >= job->nprotected && b + 1 < job->nbatches && bsp_time() > job->deadline)
             for (int q = 0; q < P; q++)
                 bsp_put(q, &one, &stop, 0, (bsp_size_t)sizeof one);
@@ -128,7 +143,7 @@ static double daxpy_time(double *x, double *y, long iters)
     return bsp_time() - t0;
 }
 
-static void rate(void)
+static void rate(double seconds, rate_job *out)
 {
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
     double x[DAXPY_N], y[DAXPY_N], *rates = alloc_or_abort((size_t)P * sizeof *rates);
@@ -140,7 +155,7 @@ static void rate(void)
     bsp_sync();
     /* Double the loop until one timing lasts a fair share of the time, so that the
      * clock's resolution does not matter; then take the median of a few. */
-    double share = current.rate_seconds / (RATE_TIMINGS + 2);
+    double share = seconds / (RATE_TIMINGS + 2);
     long iters = 1;
     while (daxpy_time(x, y, iters) < share && iters < (1L << 40))
         iters *= 2;
@@ -160,48 +175,95 @@ static void rate(void)
         double total = 0;
         for (int q = 0; q < P; q++)
             total += rates[q];
-        current.rate = total / P;
+        out->rate = total / P;
     }
     free(rates);
+}
+
+void probe_share(void *data, size_t nbytes)
+{
+    bsp_push_reg(data, (bsp_size_t)nbytes);
+    bsp_sync();
+    if (bsp_pid() == 0)
+        for (int q = 1; q < (int)bsp_nprocs(); q++)
+            bsp_put((bsp_pid_t)q, data, data, 0, (bsp_size_t)nbytes);
+    bsp_sync();
+    bsp_pop_reg(data);
+}
+
+/* A job's arrays: process 0's own, or a copy of them on the others. */
+static void *shared_array(const void *mine, size_t nbytes)
+{
+    void *a = bsp_pid() == 0 ? (void *)mine : alloc_or_abort(nbytes);
+    probe_share(a, nbytes);
+    return a;
+}
+
+static void comm_body(void *arg)
+{
+    probe_job *out = arg, job = {0};
+    if (out)
+        job = *out;
+    probe_share(&job, sizeof job);
+    job.batches = shared_array(job.batches, job.nbatches * sizeof *job.batches);
+    size_t ncells = 0;
+    for (size_t b = 0; b < job.nbatches; b++)
+        ncells = job.batches[b].cell >= ncells ? job.batches[b].cell + 1 : ncells;
+    job.cells = shared_array(job.cells, ncells * sizeof *job.cells);
+    comm(&job, out);
+    if (!out) {
+        free((void *)job.batches);
+        free((void *)job.cells);
+    }
+}
+
+static void rate_body(void *arg)
+{
+    rate_job *out = arg;
+    double seconds = out ? out->seconds : 0;
+    probe_share(&seconds, sizeof seconds);
+    rate(seconds, out);
 }
 
 void probe_spmd(void)
 {
     bsp_begin((bsp_pid_t)current.nprocs);
-    if (current.kind == RUN_COMM)
-        comm(current.job);
-    else if (current.kind == RUN_RATE)
-        rate();
-    else
-        current.body(current.arg);
+    int body = current.body;
+    probe_share(&body, sizeof body);
+    bodies[body](bsp_pid() == 0 ? current.arg : NULL);
     bsp_end();
 }
 
-void probe_measure_comm(probe_job *job)
+/* Runs bodies[body] on nprocs processes from this thread (process 0). */
+static void run_section(int nprocs, int body, void *arg)
 {
-    current.kind = RUN_COMM;
-    current.nprocs = job->nprocs;
-    current.job = job;
-    job->done = 0;
-    probe_spmd();
-}
-
-double probe_measure_rate(int nprocs, double seconds)
-{
-    current.kind = RUN_RATE;
-    current.nprocs = nprocs;
-    current.rate_seconds = seconds;
-    probe_spmd();
-    return current.rate;
-}
-
-void probe_section(int nprocs, void (*body)(void *arg), void *arg)
-{
-    current.kind = RUN_BODY;
     current.nprocs = nprocs;
     current.body = body;
     current.arg = arg;
     probe_spmd();
+}
+
+void probe_measure_comm(probe_job *job)
+{
+    job->done = 0;
+    run_section(job->nprocs, 0, job);
+}
+
+double probe_measure_rate(int nprocs, double seconds)
+{
+    rate_job r = {.seconds = seconds};
+    run_section(nprocs, 1, &r);
+    return r.rate;
+}
+
+void probe_section(int nprocs, void (*body)(void *arg), void *arg)
+{
+    int k = 0;
+    while (k < NBODIES && bodies[k] != body)
+        k++;
+    if (k == NBODIES)
+        bsp_abort("probe: a section body that is not in probe_measure.c's table");
+    run_section(nprocs, k, arg);
 }
 
 /* splitmix64: enough randomness to shuffle, without touching rand()'s global state. */

@@ -5,8 +5,10 @@
  * probe_measure_comm / probe_measure_rate / probe_section call runs one SPMD
  * section of P processes (P >= 2 for comm) from the calling thread and returns
  * after bsp_end.
- * Parameters reach the processes through a global set before bsp_begin, and only
- * process 0 writes results, into the caller's arrays. One call at a time.
+ * Only process 0 has the caller's parameters: each section hands them to the
+ * others inside the section (probe_share), as any BSP program on the MPI engine
+ * must, and only process 0 writes results, into the caller's arrays. One call
+ * at a time.
  *
  * Timing: one sample is one superstep of one h-relation,
  *     bsp_sync(); t0 = bsp_time(); the pattern's puts; bsp_sync(); t = bsp_time() - t0;
@@ -70,8 +72,14 @@ double probe_measure_rate(int nprocs, double seconds);
 
 /* Runs body(arg) as one SPMD section of nprocs processes, between bsp_begin and
  * bsp_end: the other measurements of the probe (D-BSP levels, CCM) are sections
- * of their own, and every section must start from the function bsp_init got. */
+ * of their own, and every section must start from the function bsp_init got.
+ * body must be one of the table in probe_measure.c (on MPI only its index
+ * reaches the other ranks); process 0 gets arg, the others NULL. */
 void probe_section(int nprocs, void (*body)(void *arg), void *arg);
+
+/* Inside a section, called by every process: the nbytes at data become process
+ * 0's everywhere. Two plain supersteps (CCM samples only collectives). */
+void probe_share(void *data, size_t nbytes);
 
 /* Shuffles v[0..n) with the splitmix64 generator whose state is *state: every
  * process that starts from the same state gets the same order. */

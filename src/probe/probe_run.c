@@ -255,6 +255,15 @@ static int rate_procs(const probe_options *o)
     return P;
 }
 
+int probe_most_procs(const probe_options *o)
+{
+    int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1];
+    size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
+    for (size_t p = 0; p < nccm; p++)
+        most = ccm_procs[p] > most ? ccm_procs[p] : most;
+    return most;
+}
+
 /* The D-BSP levels at the largest P, then the CCM collectives at each of their
  * P values, in what the patterns left of the budget: the levels get
  * levels_share of it, each CCM section an equal share of the rest. */

@@ -1,14 +1,13 @@
 /* check_machine FILE PROCS [ABSENT...] — a machine file as `polybsp probe` must write it.
  *
  * Reads FILE with cost_machine_read (which validates the format) and checks what
- * a probe run promises: the P values of PROCS (comma-separated), oversubscribed
- * exactly when one of them exceeds the cores, g > 0 and L finite, every pattern
- * fitted for bsp_put and bsp_hpput with positive times and finite errors, table
- * 11, BSP* and the rate; the D-BSP levels of the largest P (level i has clusters
- * of ceil(P / 2^i), for every i whose clusters all have 2 processes or more,
- * level 0 the whole machine); the CCM section with every collective, partition
- * and rejoin, each with finite a and b and c >= 0. A pattern or level named in
- * ABSENT ("hpput.exchange", "dbsp.1") may be missing: the probe leaves out a fit
+ * a probe run promises: the engine (PROBE_ENGINE, default threads), the P values of PROCS
+ * (comma-separated), oversubscribed exactly when one of them exceeds the cores, g > 0 and L finite,
+ * every pattern fitted for bsp_put and bsp_hpput with positive times and finite errors, table 11,
+ * BSP* and the rate; the D-BSP levels of the largest P (level i has clusters of ceil(P / 2^i), for
+ * every i whose clusters all have 2 processes or more, level 0 the whole machine); the CCM section
+ * with every collective, partition and rejoin, each with finite a and b and c >= 0. A pattern or
+ * level named in ABSENT ("hpput.exchange", "dbsp.1") may be missing: the probe leaves out a fit
  * that noise tilted to g <= 0, and says so. Level 0 may not.
  * Exit status 0, or 1 after naming every failed check.
  */
@@ -119,7 +118,8 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK(m.version == COST_MACHINE_VERSION);
-    CHECK(strcmp(m.engine, "threads") == 0);
+    const char *engine = getenv("PROBE_ENGINE");
+    CHECK(strcmp(m.engine, engine && *engine ? engine : "threads") == 0);
     CHECK(m.host[0] != '\0' && m.date[0] != '\0');
     CHECK(m.cores >= 1);
     size_t n = 0;

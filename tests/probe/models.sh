@@ -6,7 +6,10 @@
 # partition into parts of 2 with an allreduce, a broadcast, a bsp_par) runs on 4
 # processes with a trace; then `polybsp predict --model dbsp` and `--model ccm`
 # must both predict it from OUT: status 0, their row present, no n/a.
+# With PROBE_ENGINE=mpi the probe runs with `--engine mpi` and PROGRAM (then
+# linked with libpolybsp_mpi) on 4 ranks through PROBE_MPIRUN (tests/mpirun.sh).
 set -u
+engine=${PROBE_ENGINE:-threads}
 tool=$1
 checker=$2
 program=$3
@@ -22,14 +25,19 @@ fail() {
     exit 1
 }
 
-"$tool" probe --quick --budget 5 --procs 2,4 -o "$out" >"$out.stdout" 2>"$out.stderr" ||
+"$tool" probe --engine "$engine" --quick --budget 5 --procs 2,4 -o "$out" \
+    >"$out.stdout" 2>"$out.stderr" ||
     fail "polybsp probe exited with status $?"
 # Fits the probe reported as noise-dominated (a busy machine) may be absent, as
 # in quick.sh; predict needs both D-BSP levels, so those must be there.
 absent=$(sed -n 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' "$out.stdout")
 # shellcheck disable=SC2086
 "$checker" "$out" 2,4 $absent || fail "check_machine rejected $out"
-POLYBSP_TRACE=$trace "$program" >"$out.stdout" 2>"$out.stderr" || fail "$program failed"
+run=""
+[ "$engine" = mpi ] && run="sh ${PROBE_MPIRUN:?} 4"
+# shellcheck disable=SC2086
+POLYBSP_TRACE=$trace $run "$program" >"$out.stdout" 2>"$out.stderr" || fail "$program failed"
+grep -q "\"engine\":\"$engine\"" "$trace" || fail "the trace does not say engine $engine"
 grep -q '^traced_prog: OK$' "$out.stdout" || fail "$program did not say OK"
 
 for model in dbsp ccm; do

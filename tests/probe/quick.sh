@@ -5,8 +5,11 @@
 # D-BSP and CCM tables and the machine file's name, reports progress as plain
 # lines (stderr is not a terminal here), and that check_machine accepts the file
 # it wrote (where a pattern or a D-BSP level may be missing only if the probe
-# said why).
+# said why). With PROBE_ENGINE=mpi in the environment the probe runs on the MPI
+# engine (`--engine mpi`), and the output and the file (check_machine reads
+# PROBE_ENGINE too) must say so.
 set -u
+engine=${PROBE_ENGINE:-threads}
 tool=$1
 checker=$2
 out=$3
@@ -14,7 +17,8 @@ shift 3
 procs=$(echo "$*" | tr ' ' ',')
 rm -f "$out" "$out.stdout" "$out.stderr"
 
-"$tool" probe --quick --budget 5 --procs "$procs" -o "$out" >"$out.stdout" 2>"$out.stderr"
+"$tool" probe --engine "$engine" --quick --budget 5 --procs "$procs" -o "$out" \
+    >"$out.stdout" 2>"$out.stderr"
 status=$?
 fail=0
 if [ "$status" -ne 0 ]; then
@@ -23,7 +27,8 @@ if [ "$status" -ne 0 ]; then
 fi
 for text in "Table E.1" "Table E.2" "Table PP.1" "Table PP.2" "Table OA.1" "Table OA.2" \
     "Table AO.1" "Table AO.2" "Table AA.1" "Table AA.2" "Table 11" "Table 12" \
-    "Table D-BSP" "Table CCM" "bsp_put" "bsp_hpput" "BSP*" "rate" "noise" "written to $out"; do
+    "Table D-BSP" "Table CCM" "bsp_put" "bsp_hpput" "BSP*" "rate" "noise" "written to $out" \
+    "polybsp probe: engine $engine,"; do
     if ! grep -qF -- "$text" "$out.stdout"; then
         echo "FAIL: stdout lacks: $text"
         fail=1

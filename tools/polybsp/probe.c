@@ -7,6 +7,9 @@
  * anything is measured: one line `polybsp: probe: ...`, status 2. Status 1 when
  * the run itself fails (the file cannot be written after all). Progress goes to
  * stderr: a bar on a terminal, a plain line per tenth otherwise.
+ * The same file makes polybsp-probe-mpi (probe_mpi.c), this command on the MPI
+ * engine; `--engine mpi` in the threads tool checks the options and then starts
+ * it under mpiexec with the process counts made explicit.
  */
 #include "tool.h"
 
@@ -14,6 +17,7 @@
 #include "probe/probe_measure.h"
 
 #include <bsp.h>
+#include <polybsp.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -26,6 +30,7 @@
 
 const char cmd_probe_help[] =
     "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST] [--quick]\n"
+    "                     [--engine ENGINE]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
     "models for current standard parallel platforms\") do: the times of h-relations in\n"
@@ -48,6 +53,10 @@ const char cmd_probe_help[] =
     "  --sizes LIST        h-relation sizes in bytes, even (default 8, 64, 512 and the\n"
     "                      paper's 6720, 26880, 107520, 430080, 1720320)\n"
     "  --quick             a tiny run (3 sizes, few samples), for tests\n"
+    "  --engine ENGINE     the engine to measure: threads (the default), or mpi when\n"
+    "                      built with MPI: runs polybsp-probe-mpi under mpiexec on\n"
+    "                      as many ranks as the largest P (the default P go up to\n"
+    "                      the job's ranks when polybsp-probe-mpi is started by hand)\n"
     "  -h, --help          show this help\n"
     "\n"
     "See docs/probe.md for the method and how to read the tables.\n";
@@ -120,13 +129,40 @@ static int check_output(const char *path)
     return 0;
 }
 
-/* The paper's processor counts 2, 4, 6, 8, as far as the cores go. */
+/* The paper's processor counts 2, 4, 6, 8, as far as the processors go: the
+ * cores, or on MPI the job's ranks. */
 static void default_procs(probe_options *o)
 {
+    int most = strcmp(bsp_engine_name(), "mpi") == 0 ? (int)bsp_nprocs() : o->cores;
     o->nprocs = 0;
     for (int P = 2; P <= 8; P += 2)
-        if (P <= o->cores || P == 2)
+        if (P <= most || P == 2)
             o->procs[o->nprocs++] = P;
+}
+
+/* `--engine mpi` from the threads tool: the same options, with the process
+ * counts made explicit, to polybsp-probe-mpi beside this program. */
+static int start_mpi_probe(int argc, char **argv, const probe_options *o)
+{
+    char self[PATH_MAX], procs[COST_MAX_PROCS * 12 + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
+    if (n <= 0)
+        return tool_usage_error("probe: cannot find polybsp-probe-mpi: %s", strerror(errno));
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    strcpy(slash ? slash + 1 : self, "polybsp-probe-mpi");
+    int at = snprintf(procs, sizeof procs, "--procs=");
+    for (size_t k = 0; k < o->nprocs; k++)
+        at += snprintf(procs + at, sizeof procs - (size_t)at, "%s%d", k ? "," : "", o->procs[k]);
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return tool_usage_error("probe: out of memory");
+    args[0] = self;
+    memcpy(args + 1, argv + 1, (size_t)(argc - 1) * sizeof *args);
+    args[argc] = procs;
+    int status = tool_exec_mpi("probe", probe_most_procs(o), args);
+    free(args);
+    return status;
 }
 
 struct progress {
@@ -165,6 +201,7 @@ int cmd_probe(int argc, char **argv)
     probe_options o = {
         .output = "polybsp-machine.json", .budget = 40.0, .cores = cores > 0 ? (int)cores : 1};
     int procs_given = 0, sizes_given = 0;
+    const char *engine = bsp_engine_name();
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         int missing = 0;
@@ -200,6 +237,11 @@ int cmd_probe(int argc, char **argv)
                                         "even byte counts in [2, %ld], comma-separated)",
                                         v, COST_MAX_SIZES, PROBE_MAX_BYTES);
             sizes_given = 1;
+        } else if ((v = value_of(argc, argv, &i, "--engine", &missing)) != NULL) {
+            if (!tool_engine_available(v))
+                return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,
+                                        tool_engine_list());
+            engine = v;
         } else if (missing) {
             return tool_usage_error("probe: option '%s' needs a value", arg);
         } else if (arg[0] == '-') {
@@ -219,6 +261,13 @@ int cmd_probe(int argc, char **argv)
     int status = check_output(o.output);
     if (status != 0)
         return status;
+    if (strcmp(engine, bsp_engine_name()) != 0) {
+        if (strcmp(engine, "mpi") == 0)
+            return start_mpi_probe(argc, argv, &o);
+        return tool_usage_error("probe: this is the MPI engine's probe; run 'polybsp probe' for "
+                                "engine '%s'",
+                                engine);
+    }
 
     struct progress pr = {.tty = isatty(STDERR_FILENO), .shown = -1};
     o.progress = show_progress;

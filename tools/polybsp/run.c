@@ -2,9 +2,9 @@
  *
  * Contract: sets POLYBSP_NPROCS=N (when -p is given) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
- * With --engine mpi it replaces itself with `mpiexec --oversubscribe [-np N]
- * PROGRAM ARGS` (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi),
- * allowing Open MPI to run as root when it is root.
+ * With --engine mpi it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
+ * (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
+ * tool_exec_mpi.
  * Bad options or a missing PROGRAM: one line, status 2. PROGRAM that cannot be
  * started: one line, status 127 (not found) or 126 (not executable), as env(1).
  */
@@ -69,44 +69,6 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
     return argv[*i];
 }
 
-/* Hands the program to mpiexec; procs 0 lets mpiexec choose. */
-static int run_mpi(long procs, char **program)
-{
-#ifdef POLYBSP_MPIEXEC
-    size_t n = 0;
-    while (program[n] != NULL)
-        n++;
-    char **args = calloc(n + 5, sizeof *args);
-    if (args == NULL) {
-        fprintf(stderr, "polybsp: run: out of memory\n");
-        return 1;
-    }
-    char count[32];
-    snprintf(count, sizeof count, "%ld", procs);
-    size_t k = 0;
-    args[k++] = (char *)POLYBSP_MPIEXEC;
-    args[k++] = (char *)"--oversubscribe"; /* more processes than cores is allowed */
-    if (procs > 0) {
-        args[k++] = (char *)"-np";
-        args[k++] = count;
-    }
-    memcpy(args + k, program, (n + 1) * sizeof *args);
-    if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
-    }
-    execv(args[0], args);
-    fprintf(stderr, "polybsp: run: cannot run '%s': %s\n", args[0], strerror(errno));
-    free(args);
-    return 127;
-#else
-    (void)procs;
-    (void)program;
-    return tool_usage_error("run: engine 'mpi' is not available (available: %s)",
-                            tool_engine_list());
-#endif
-}
-
 int cmd_run(int argc, char **argv)
 {
     const char *procs_text = NULL;
@@ -147,7 +109,7 @@ int cmd_run(int argc, char **argv)
         return tool_usage_error("run: missing program (usage: polybsp run [-p N] PROGRAM [ARGS])");
 
     if (strcmp(engine, "mpi") == 0)
-        return run_mpi(procs_text != NULL ? procs : 0, argv + i);
+        return tool_exec_mpi("run", procs_text != NULL ? procs : 0, argv + i);
     if (procs_text != NULL) {
         char value[32];
         snprintf(value, sizeof value, "%ld", procs);

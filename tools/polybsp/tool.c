@@ -1,9 +1,12 @@
 /* tool.c — helpers shared by the subcommands: usage errors, help flags, engines. */
 #include "tool.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi). */
 const char *const tool_engines[] = {"threads",
@@ -49,4 +52,43 @@ const char *tool_engine_list(void)
         used += (size_t)n;
     }
     return list;
+}
+
+int tool_exec_mpi(const char *cmd, long np, char *const *argv)
+{
+#ifdef POLYBSP_MPIEXEC
+    size_t n = 0;
+    while (argv[n] != NULL)
+        n++;
+    char **args = calloc(n + 5, sizeof *args);
+    if (args == NULL) {
+        fprintf(stderr, "polybsp: %s: out of memory\n", cmd);
+        return 1;
+    }
+    char count[32];
+    snprintf(count, sizeof count, "%ld", np);
+    size_t k = 0;
+    args[k++] = (char *)POLYBSP_MPIEXEC;
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+    args[k++] = (char *)"--oversubscribe"; /* more ranks than cores is allowed */
+    if (geteuid() == 0) {                  /* Open MPI refuses root unless told twice */
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+    }
+#endif
+    if (np > 0) {
+        args[k++] = (char *)"-np";
+        args[k++] = count;
+    }
+    memcpy(args + k, argv, (n + 1) * sizeof *args);
+    execv(args[0], args);
+    fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
+    free(args);
+    return 127;
+#else
+    (void)np;
+    (void)argv;
+    return tool_usage_error("%s: engine 'mpi' is not available (available: %s)", cmd,
+                            tool_engine_list());
+#endif
 }

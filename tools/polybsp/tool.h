@@ -34,4 +34,11 @@ bool tool_engine_available(const char *name);
 /* tool_engines joined with ", ", for messages; a static buffer. */
 const char *tool_engine_list(void);
 
+/* Replaces this process with MPI's launcher running argv (argv[0] the program)
+ * on np ranks (0: the launcher decides), oversubscribed and as root allowed as
+ * Open MPI needs to be told. Returns only on failure, after one line
+ * `polybsp: CMD: ...`: 127 when the launcher cannot run, 2 when this polybsp
+ * was built without MPI. */
+int tool_exec_mpi(const char *cmd, long np, char *const *argv);
+
 #endif /* POLYBSP_TOOL_H */
