@@ -112,11 +112,7 @@ static void run_op(int op, size_t n, const buffers *b)
 void probe_ccm_body(void *arg)
 {
     probe_ccm *out = arg, copy;
-    if (out)
-        copy = *out;
-    else
-        memset(&copy, 0, sizeof copy);
-    probe_share(&copy, sizeof copy);
+    probe_share_arg(&copy, out, sizeof copy);
     const probe_ccm *c = &copy;
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
     size_t ncells = NOPS * c->nsizes, top = (size_t)c->sizes[c->nsizes - 1];

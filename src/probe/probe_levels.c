@@ -70,11 +70,7 @@ static void run_level(const probe_levels *lv, size_t level, const size_t *order,
 void probe_levels_body(void *arg)
 {
     probe_levels *out = arg, copy;
-    if (out)
-        copy = *out;
-    else
-        memset(&copy, 0, sizeof copy);
-    probe_share(&copy, sizeof copy);
+    probe_share_arg(&copy, out, sizeof copy);
     const probe_levels *lv = &copy;
     int s = (int)bsp_pid();
     size_t ncells = lv->nlevels * lv->nsizes;

@@ -191,6 +191,15 @@ void probe_share(void *data, size_t nbytes)
     bsp_pop_reg(data);
 }
 
+void probe_share_arg(void *copy, const void *arg, size_t nbytes)
+{
+    if (arg)
+        memcpy(copy, arg, nbytes);
+    else
+        memset(copy, 0, nbytes);
+    probe_share(copy, nbytes);
+}
+
 /* A job's arrays: process 0's own, or a copy of them on the others. */
 static void *shared_array(const void *mine, size_t nbytes)
 {
@@ -201,10 +210,8 @@ static void *shared_array(const void *mine, size_t nbytes)
 
 static void comm_body(void *arg)
 {
-    probe_job *out = arg, job = {0};
-    if (out)
-        job = *out;
-    probe_share(&job, sizeof job);
+    probe_job *out = arg, job;
+    probe_share_arg(&job, out, sizeof job);
     job.batches = shared_array(job.batches, job.nbatches * sizeof *job.batches);
     size_t ncells = 0;
     for (size_t b = 0; b < job.nbatches; b++)
@@ -219,10 +226,9 @@ static void comm_body(void *arg)
 
 static void rate_body(void *arg)
 {
-    rate_job *out = arg;
-    double seconds = out ? out->seconds : 0;
-    probe_share(&seconds, sizeof seconds);
-    rate(seconds, out);
+    rate_job *out = arg, job;
+    probe_share_arg(&job, out, sizeof job);
+    rate(job.seconds, out);
 }
 
 void probe_spmd(void)

@@ -81,6 +81,10 @@ void probe_section(int nprocs, void (*body)(void *arg), void *arg);
  * 0's everywhere. Two plain supersteps (CCM samples only collectives). */
 void probe_share(void *data, size_t nbytes);
 
+/* A body's start: *copy (nbytes) becomes, on every process, a copy of process
+ * 0's arg (which is NULL on the others). */
+void probe_share_arg(void *copy, const void *arg, size_t nbytes);
+
 /* Shuffles v[0..n) with the splitmix64 generator whose state is *state: every
  * process that starts from the same state gets the same order. */
 void probe_shuffle(uint64_t *state, size_t *v, size_t n);
