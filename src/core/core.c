@@ -449,12 +449,10 @@ static void sync_as(core_proc *p, unsigned at)
     c->ngets = 0;
     c->flags = 0;
     c->tagsize = c->next_tagsize;
-    if (p->tr.on)
-        core_trace_exit(p,
-                        at == CORE_AT_PARTITION ? CORE_KIND_PARTITION
-                        : at == CORE_AT_REJOIN  ? CORE_KIND_REJOIN
-                                                : CORE_KIND_NORMAL,
-                        c->group->depth);
+    /* Partition and rejoin close their records themselves, once the parts are
+     * built or joined: that is their cost, not the next superstep's work. */
+    if (p->tr.on && at != CORE_AT_PARTITION && at != CORE_AT_REJOIN)
+        core_trace_exit(p, CORE_KIND_NORMAL, c->group->depth);
     c->step++;
     p->step++;
     c->last_oblivious = 0;

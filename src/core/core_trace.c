@@ -104,6 +104,7 @@ void core_trace_add_source(core_proc *p, int src)
 void core_trace_enter(core_proc *p)
 {
     p->tr.t_enter = core_now() - p->run->t0;
+    p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
 }
 
@@ -130,7 +131,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     }
     core_trace_rec *r = &t->tail->recs[n % CORE_TRACE_BLOCK];
     double now = core_now() - p->run->t0;
-    r->step = p->step;
+    r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
     r->level = (uint8_t)level;

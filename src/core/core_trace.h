@@ -1,7 +1,8 @@
 /* core_trace — recording one process's supersteps and writing the trace file.
  *
  * Contract: while a process traces, core_sync calls core_trace_enter on entry and
- * core_trace_exit on return; the record of a superstep becomes visible to other
+ * core_trace_exit on return (bsp_partition and bsp_rejoin call it themselves,
+ * once the parts are built or joined); the record of a superstep becomes visible to other
  * threads only when complete (records live in blocks that never move, and a
  * counter publishes them), so core_trace_write may run from any thread, also while
  * the others still run after a fatal error, and writes exactly the supersteps that
@@ -61,6 +62,7 @@ typedef struct core_tracer {
     int on;
     core_step_kind kind; /* label of the supersteps under way */
     unsigned long op, nops; /* current collective instance; instances so far */
+    unsigned long step; /* the superstep entered last */
     double last_exit, t_enter, ops;
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */

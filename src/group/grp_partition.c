@@ -100,6 +100,8 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     eng_ctx_attach(sub);
     /* Every member must have joined before any of them communicates. */
     eng_barrier(c, CORE_AT_PARTITION, 0);
+    if (p->tr.on)
+        core_trace_exit(p, CORE_KIND_PARTITION, c->group->depth);
     p->ctx = sub;
     return part;
 }
@@ -109,8 +111,11 @@ void grp_rejoin(core_proc *p)
     core_ctx *sub = p->ctx, *c = sub->parent;
     if (!c)
         core_fatal("bsp_rejoin", "not inside a partition (call bsp_partition first)");
+    int level = sub->group->depth; /* the part's group goes at eng_rejoin */
     core_sync_as(p, CORE_AT_REJOIN);
     eng_rejoin(c, sub);
+    if (p->tr.on)
+        core_trace_exit(p, CORE_KIND_REJOIN, level);
     p->ctx = c;
     core_ctx_free(sub);
     free(sub);
