@@ -9,7 +9,8 @@
  *   result coll_<op>_p<P>_n<n>_min_us <minimum> us
  * with <op> one of the names in coll_ops.h, or bcast_binomial, bcast_twophase,
  * bcast_rootp, bcast_direct (bcast is the default, AUTO). The anchors are mpi_coll's, run by
- * run.sh at the same P and sizes.
+ * run.sh at the same P and sizes. bench_coll_mpi is the same on the MPI engine
+ * (run.sh with COLL_BENCH_ENGINE=mpi starts it under mpirun).
  */
 #include "bench_bsp.h"
 #include "bench_util.h"
@@ -149,9 +150,10 @@ static void spmd(void)
     bsp_end();
 }
 
+/* The arguments are read before bsp_init: on the MPI engine the other ranks stay
+ * in bsp_init to serve the section, so only what they read first do they know. */
 int main(int argc, char **argv)
 {
-    bsp_init(spmd, argc, argv);
     if (argc < 3 || atoi(argv[1]) < 1) {
         fprintf(stderr, "usage: bench_coll P n [n ...]\n");
         return 2;
@@ -164,6 +166,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_coll: n = %s is not a multiple of 8\n", size_args[s]);
             return 2;
         }
+    bsp_init(spmd, argc, argv);
     spmd();
     return 0;
 }

@@ -12,6 +12,8 @@
 #                     shared machine's drift hits both sides alike.
 #   BENCH_REPS        timed batches per figure inside each program (default 21)
 #   MPIRUN            the MPI launcher (default mpirun)
+#   COLL_BENCH_ENGINE threads (default) or mpi: polybsp's side is bench_coll_mpi,
+#                     on the MPI engine under the launcher, rank for rank with MPI
 # Exit status: 0 if every program ran, 1 if one failed, 2 on bad usage.
 set -u
 
@@ -30,6 +32,7 @@ fi
 procs="${COLL_BENCH_P:-2 4 8}"
 sizes="${COLL_BENCH_SIZES:-8 1024 65536 1048576}"
 rounds="${BENCH_ROUNDS:-3}"
+engine="${COLL_BENCH_ENGINE:-threads}"
 mpirun="${MPIRUN:-mpirun}"
 export OMPI_MCA_btl="${OMPI_MCA_btl:-self,vader}"
 have_mpi=0
@@ -58,7 +61,11 @@ for round in $(seq 1 "$rounds"); do
   echo "=== round $round of $rounds" >&2
   for p in $procs; do
     # shellcheck disable=SC2086
-    run "$bin/bench_coll" "$p" $sizes
+    if [ "$engine" = mpi ]; then
+      run "$mpirun" --allow-run-as-root --oversubscribe -np "$p" "$bin/bench_coll_mpi" "$p" $sizes
+    else
+      run "$bin/bench_coll" "$p" $sizes
+    fi
     # shellcheck disable=SC2086
     [ $have_mpi = 1 ] && run "$mpirun" --allow-run-as-root --oversubscribe -np "$p" "$bin/mpi_coll" $sizes
   done
@@ -77,7 +84,7 @@ fmt() { [ -z "$1" ] && { echo "n/a"; return; }; awk -v v="$1" 'BEGIN { printf(v 
 ratio() { { [ -z "$1" ] || [ -z "$2" ]; } && { echo "n/a"; return; }; awk -v a="$1" -v b="$2" 'BEGIN { printf(b > 0 ? "%.2fx" : "n/a", a / b) }'; }
 
 echo
-echo "polybsp collectives vs Open MPI: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, rounds=$rounds, reps=${BENCH_REPS:-21}"
+echo "polybsp collectives (engine $engine) vs Open MPI: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, rounds=$rounds, reps=${BENCH_REPS:-21}"
 echo "load average (1 min) before: $load_before, after: $load_after"
 if awk -v l="$load_before" -v n="$(nproc)" 'BEGIN { exit !(l + 0 > n + 0) }'; then
   echo "WARNING: the machine was busy before the run (load > cores): figures are unreliable"
