@@ -1,9 +1,44 @@
 #!/bin/sh
 # mpirun.sh — run a test program on the MPI engine: mpirun.sh NPROCS PROGRAM [ARGS...]
-# Open MPI refuses root and more ranks than cores unless told; tests run as root
-# in CI and oversubscribe the 2-core machines, so both are allowed here.
+# Starts it with $MPIEXEC (the mpiexec CMake found, set for ctest by
+# tests/CMakeLists.txt), else mpirun, and exits with the job's status the way a
+# shell reports one process: N for exit(N), 128+S for death by signal S.
 set -u
 n=$1
 shift
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  exec "${MPIEXEC:-mpirun}" --oversubscribe -np "$n" "$@"
+mpiexec=${MPIEXEC:-mpirun}
+case $("$mpiexec" --version 2>&1) in
+    *"Open MPI"* | *OpenRTE*)
+        # Open MPI refuses root and more ranks than cores unless told; tests run
+        # as root in CI and oversubscribe the 2-core machines, so both are
+        # allowed. Its status is already a shell's.
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+            exec "$mpiexec" --oversubscribe -np "$n" "$@"
+        ;;
+esac
+
+# MPICH's hydra runs as root and oversubscribes unasked (and rejects
+# --oversubscribe). When a rank dies by signal S it exits with S itself, not
+# 128+S, and says so on stdout: "... EXIT STRING: Segmentation fault (signal 11)".
+# Its stdout is copied as it comes, through a FIFO so that the job's pid is known
+# and a stop (kill_rank.sh's, ctest's timeout) reaches the job, which then ends
+# every rank.
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/mpirun.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkfifo "$tmp/stdout" || exit 1
+tee "$tmp/out" <"$tmp/stdout" &
+"$mpiexec" -np "$n" "$@" >"$tmp/stdout" &
+job=$!
+trap 'kill -TERM "$job" 2>/dev/null' HUP INT TERM
+# A trapped signal interrupts wait: wait again until the job itself has ended.
+while :; do
+    wait "$job"
+    status=$?
+    kill -0 "$job" 2>/dev/null || break
+done
+wait # for tee, to the end of the job's output
+if [ "$status" -gt 0 ] && [ "$status" -lt 128 ] &&
+    grep -q "EXIT STRING: .*(signal $status)" "$tmp/out"; then
+    status=$((128 + status))
+fi
+exit "$status"

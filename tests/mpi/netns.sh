@@ -1,8 +1,9 @@
 #!/bin/sh
 # netns.sh PROGRAM — runs PROGRAM on two MPI ranks in two network namespaces
-# joined by a veth pair, Open MPI over TCP only (no shared memory), and checks
-# that each rank saw the other's namespace. Exit 77 (skipped) where namespaces
-# cannot be made (not root, no iproute2, no permission).
+# joined by a veth pair, over TCP only (no shared memory), and checks that each
+# rank saw the other's namespace. Starts it with $MPIEXEC (else mpirun), Open
+# MPI's or MPICH's (hydra). Exit 77 (skipped) where namespaces cannot be made
+# (not root, no iproute2, no permission) or the launcher is neither.
 set -u
 prog=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,22 +29,40 @@ ip link set "v$id.a" netns "$ns1" && ip link set "v$id.b" netns "$ns2" &&
   ip -n "$ns1" link set "v$id.a" up && ip -n "$ns2" link set "v$id.b" up &&
   ip -n "$ns1" link set lo up && ip -n "$ns2" link set lo up || skip "cannot configure the veth pair"
 
-# Open MPI starts its daemon on a "remote host" through this agent: the host is
-# one of the two addresses, reached by entering its namespace.
+# The launcher starts its daemon on a "remote host" through this agent in place
+# of ssh: the host is one of the two addresses, reached by entering its
+# namespace. Options before the host are ssh's (hydra passes -x).
 cat >"$tmp/agent" <<AGENT
 #!/bin/sh
+while [ \$# -gt 0 ]; do case \$1 in -*) shift ;; *) break ;; esac; done
 host=\$1; shift
 case \$host in $a) ns=$ns1 ;; $b) ns=$ns2 ;; *) echo "agent: unknown host \$host" >&2; exit 1 ;; esac
 exec ip netns exec "\$ns" sh -c "\$*"
 AGENT
 chmod +x "$tmp/agent"
-printf '%s slots=1\n%s slots=1\n' "$a" "$b" >"$tmp/hosts"
 
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  ip netns exec "$ns1" "${MPIEXEC:-mpirun}" --hostfile "$tmp/hosts" \
-  --mca plm_rsh_agent "$tmp/agent" --mca btl tcp,self \
-  --mca btl_tcp_if_include "$a/24" --mca oob_tcp_if_include "$a/24" \
-  -np 2 "$prog" >"$tmp/out" 2>&1
+mpiexec=${MPIEXEC:-mpirun}
+case $("$mpiexec" --version 2>&1) in
+    *"Open MPI"* | *OpenRTE*)
+        printf '%s slots=1\n%s slots=1\n' "$a" "$b" >"$tmp/hosts"
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+            ip netns exec "$ns1" "$mpiexec" --hostfile "$tmp/hosts" \
+            --mca plm_rsh_agent "$tmp/agent" --mca btl tcp,self \
+            --mca btl_tcp_if_include "$a/24" --mca oob_tcp_if_include "$a/24" \
+            -np 2 "$prog" >"$tmp/out" 2>&1
+        ;;
+    *HYDRA*)
+        # -iface: the proxies call mpiexec back on the veth's address.
+        # MPIR_CVAR_NOLOCAL: no shared memory between the ranks (both hosts are
+        # one machine); UCX_TLS: Debian's MPICH moves data by UCX, here TCP only.
+        printf '%s:1\n%s:1\n' "$a" "$b" >"$tmp/hosts"
+        MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
+            ip netns exec "$ns1" "$mpiexec" -f "$tmp/hosts" \
+            -launcher ssh -launcher-exec "$tmp/agent" -iface "v$id.a" \
+            -np 2 "$prog" >"$tmp/out" 2>&1
+        ;;
+    *) skip "$mpiexec is neither Open MPI's nor MPICH's (hydra) launcher" ;;
+esac
 status=$?
 cat "$tmp/out"
 [ "$status" = 0 ] || { echo "netns: the run failed with status $status"; exit 1; }
