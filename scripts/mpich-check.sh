@@ -3,7 +3,6 @@
 # as errors) and runs the MPI engine's tests (ctest -L mpi) there. Installs
 # MPICH beside Open MPI if it is missing (with sudo when not root), leaving the
 # system's default MPI (mpicc, mpirun) as it was. Exit status 0 only if all pass.
-# MPICH_CHECK_STRICT=1 drops the allowances for the known problems below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if (($# != 1)); then
@@ -43,27 +42,7 @@ if ((${#missing[@]} > 0)); then
     done <<<"$before"
 fi
 
-# Known problems of the library under MPICH (issue 5), allowed here until they
-# are fixed in src/; MPICH_CHECK_STRICT=1 shows them:
-#  - MPICH's MPI_STATUSES_IGNORE is (MPI_Status *)1, so GCC 12 warns that
-#    MPI_Waitall's array of statuses is a region of size 0 (-Wstringop-overflow,
-#    src/engine/mpi/mpie_obl.c and mpie_sync.c): a warning, not an error;
-#  - exit(N) inside the SPMD section: hydra kills the other ranks and reports
-#    the OR of every rank's wait status, mostly SIGKILL's 9, not N
-#    (mpi.bad.exit0, mpi.bad.exit3*): not run;
-#  - oversubscribed ranks busy-wait in MPICH without yielding, so a superstep
-#    at P > cores costs a scheduler time slice and the probe's fits are noise
-#    (mpi.probe.quick.P2_3, mpi.probe.models): not run;
-#  - hydra may lose the error line a rank prints just before MPI_Abort (a few
-#    in a hundred runs): a failed test runs up to twice more.
-cflags=(-DCMAKE_C_FLAGS=-Wno-error=stringop-overflow)
-allowances=(-E '^mpi\.(bad\.exit[03]|probe\.(quick\.P2_3|models)$)' --repeat until-pass:3)
-if [[ ${MPICH_CHECK_STRICT:-0} == 1 ]]; then
-    cflags=(-DCMAKE_C_FLAGS=) # not the allowance a reused build directory has cached
-    allowances=()
-fi
-
-cmake -S . -B "$build" -DPOLYBSP_WERROR=ON "${cflags[@]}" \
+cmake -S . -B "$build" -DPOLYBSP_WERROR=ON \
     -DMPI_C_COMPILER=/usr/bin/mpicc.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich
 # A build directory configured before with Open MPI keeps its cached libraries:
 # make sure this one really is MPICH's.
@@ -72,4 +51,4 @@ if ! grep -q '^MPI_C_LIB_NAMES:STRING=.*mpich' "$build/CMakeCache.txt"; then
     exit 1
 fi
 cmake --build "$build" -j "$jobs"
-ctest --test-dir "$build" -L mpi --output-on-failure -j "$jobs" "${allowances[@]}"
+ctest --test-dir "$build" -L mpi --output-on-failure -j "$jobs"

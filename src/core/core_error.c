@@ -57,10 +57,7 @@ void core_fatal(const char *call, const char *fmt, ...)
     core_vfatal_as(p ? p->pid : -1, p ? p->step : 0, call, fmt, ap);
 }
 
-void core_fatal_oom(const char *what)
-{
-    core_fatal("polybsp", "out of memory for the %s", what);
-}
+void core_fatal_oom(const char *what) { core_fatal("polybsp", "out of memory for the %s", what); }
 
 /* Signal handlers may only use async-signal-safe calls: build the line by hand. */
 static size_t put_str(char *b, size_t at, const char *s)
@@ -129,8 +126,9 @@ static void on_exit_inside(int status, void *arg)
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
     core_trace_write(p->run, "aborted", line);
-    if (status == 0)
-        _exit(1); /* leaving a run half-way is not a success */
+    /* Leaving a run half-way is not a success; and the engine stops every
+     * process (rank) with this status, rather than leaving that to chance. */
+    eng_abort(status ? status : 1);
 }
 
 void core_install_reporters(void)

@@ -22,6 +22,15 @@ enum {
     MPIE_TAG_BARRIER,              /* the barrier's traffic bits */
 };
 
+/* Waiting politely. Some MPIs (MPICH) spin in their blocking calls without ever
+ * yielding the processor, so on an oversubscribed machine a waiting rank keeps
+ * the one it waits for off its core until the scheduler's time slice ends. The
+ * engine waits by polling instead: MPIE_POLLS polls, then a yield (or a nap of
+ * nap_ns, for ranks waiting between sections) between further polls. */
+enum { MPIE_POLLS = 64, MPIE_NAP_NS = 100000 };
+void mpie_wait(int n, MPI_Request *reqs, long nap_ns);
+void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st);
+
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail);
 /* Makes comm the group's communicator and learns every member's run pid. */
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);

@@ -22,9 +22,12 @@
 #include "engine/mpi/mpie.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,7 +59,7 @@ static void finalise_at_exit(int status, void *arg)
 {
     (void)arg;
     if (g.state == ENG_RUNNING)
-        _exit(status ? status : 1);
+        eng_abort(status ? status : 1);
     int done;
     MPI_Finalized(&done);
     if (!done)
@@ -91,25 +94,62 @@ static void start_mpi(void)
     MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }
 
+/* MPI_Abort kills the other ranks at once; under MPICH's launcher the error line
+ * this rank has just written may still sit in the pipe to it, and be lost with
+ * the rank. So wait, briefly, until the pipe is empty. */
+static void drain_stderr(void)
+{
+    struct stat st;
+    if (fstat(STDERR_FILENO, &st) != 0 || !S_ISFIFO(st.st_mode))
+        return;
+    const struct timespec ms = {0, 1000000};
+    for (int waited = 0, n = 0; waited < 200; waited++) {
+        if (ioctl(STDERR_FILENO, FIONREAD, &n) != 0 || n <= 0)
+            return;
+        nanosleep(&ms, NULL);
+    }
+}
+
 void eng_abort(int status)
 {
     int ready;
     MPI_Initialized(&ready);
-    if (ready)
+    if (ready) {
+        drain_stderr();
         MPI_Abort(MPI_COMM_WORLD, status);
+    }
     _exit(status);
 }
 
-/* Completes req, sleeping between polls: a waiting rank should not take a core. */
-static void wait_quietly(MPI_Request *req)
+/* GCC 12 takes MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1, for an array of
+ * size 0 and warns that MPI_Testall writes to it (MPICH issue 5687). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+void mpie_wait(int n, MPI_Request *reqs, long nap_ns)
 {
-    const struct timespec nap = {0, 100000};
+    const struct timespec nap = {0, nap_ns};
     for (int done = 0, polls = 0;; polls++) {
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
         if (done)
             return;
-        if (polls > 64)
-            nanosleep(&nap, NULL);
+        if (polls >= MPIE_POLLS)
+            nap_ns ? nanosleep(&nap, NULL) : sched_yield();
+    }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st)
+{
+    for (int found = 0, polls = 0;; polls++) {
+        MPI_Improbe(source, tag, comm, &found, msg, st);
+        if (found)
+            return;
+        if (polls >= MPIE_POLLS)
+            sched_yield();
     }
 }
 
@@ -121,10 +161,7 @@ static void announce(long long nprocs, const char *trace)
     section s = {.nprocs = nprocs, .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0};
     MPI_Request req;
     MPI_Ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
-    if (g.rank == 0)
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
-    else
-        wait_quietly(&req);
+    mpie_wait(1, &req, g.rank == 0 ? 0 : MPIE_NAP_NS);
     free(g.trace);
     g.trace = NULL;
     if (s.trace_len > 0) {
@@ -243,7 +280,7 @@ static void leave_without_section(void)
         longjmp(g.served, 1);
     MPI_Request req;
     MPI_Ibarrier(MPI_COMM_WORLD, &req); /* the participants' bsp_end */
-    wait_quietly(&req);
+    mpie_wait(1, &req, MPIE_NAP_NS);
     exit(0);
 }
 
@@ -374,7 +411,7 @@ static void end_section(unsigned how)
     if (!g.spmd) {
         MPI_Request req; /* releases ranks that took no part */
         MPI_Ibarrier(MPI_COMM_WORLD, &req);
-        MPI_Wait(&req, MPI_STATUS_IGNORE);
+        mpie_wait(1, &req, 0);
         if (g.rank != 0)
             exit(0);
     }

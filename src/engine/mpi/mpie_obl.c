@@ -48,7 +48,7 @@ void eng_oblsync(core_proc *p, size_t n)
     MPI_Message msg;
     MPI_Status st;
     while (have < n) {
-        MPI_Mprobe(MPI_ANY_SOURCE, tag, c->group->e.comm, &msg, &st);
+        mpie_mprobe(MPI_ANY_SOURCE, tag, c->group->e.comm, &msg, &st);
         have += take(c, &msg, &st);
     }
     for (int flag = 1; flag;) {
@@ -67,7 +67,7 @@ void eng_oblsync(core_proc *p, size_t n)
             core_trace_add_source(p, src);
         core_apply_records(p, src, b->data, b->len);
     }
-    MPI_Waitall(c->e.nreqs, c->e.reqs, MPI_STATUSES_IGNORE);
+    mpie_wait(c->e.nreqs, c->e.reqs, 0);
     c->flags = 0;
     c->tagsize = c->next_tagsize;
     if (p->tr.on)

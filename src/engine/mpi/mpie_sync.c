@@ -124,10 +124,13 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
     for (int k = 1; k < P; k *= 2) {
-        unsigned theirs;
-        MPI_Sendrecv(&all, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
-                     &theirs, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me - k + P) % P,
-                     MPIE_TAG_BARRIER, c->group->e.comm, MPI_STATUS_IGNORE);
+        unsigned mine = all, theirs;
+        MPI_Request reqs[2];
+        MPI_Irecv(&theirs, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me - k + P) % P, MPIE_TAG_BARRIER,
+                  c->group->e.comm, &reqs[0]);
+        MPI_Isend(&mine, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
+                  c->group->e.comm, &reqs[1]);
+        mpie_wait(2, reqs, 0);
         all |= theirs;
     }
     if ((all & CORE_AT_ANY) != at)
@@ -398,7 +401,7 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
         if (to > from)
             serve_gets(p, q, b->data + from, to - from);
     }
-    MPI_Waitall(nreplies, c->e.reqs, MPI_STATUSES_IGNORE);
+    mpie_wait(nreplies, c->e.reqs, 0);
     /* Values from each owner come in the order the gets to it were made. */
     for (size_t i = 0; i < c->ngets; i++) {
         const core_getreq *g = &c->gets[i];
@@ -429,8 +432,10 @@ static void land_apart(core_proc *p, int q, const core_rec *r)
                       (unsigned long long)r->offset, (unsigned long long)r->size, size, c->pid);
     for (size_t done = 0; done < r->size; done += MPIE_PIECE) {
         size_t k = r->size - done < MPIE_PIECE ? r->size - done : MPIE_PIECE;
-        MPI_Recv(base + r->offset + done, (int)k, MPI_BYTE, q, MPIE_TAG_APART, c->group->e.comm,
-                 MPI_STATUS_IGNORE);
+        MPI_Request req;
+        MPI_Irecv(base + r->offset + done, (int)k, MPI_BYTE, q, MPIE_TAG_APART, c->group->e.comm,
+                  &req);
+        mpie_wait(1, &req, 0);
     }
     p->tr.bytes_in += r->size;
     p->tr.msgs_in++;
@@ -505,13 +510,13 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
     for (int k = 1; k < P; k++) {
         MPI_Message msg;
         MPI_Status st;
-        MPI_Mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
+        mpie_mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
         mpie_take(c, &msg, &st);
     }
     if (all & CORE_HAS_GET)
         run_gets(p, parity, nreplies);
     land_records(p, parity);
-    MPI_Waitall(c->e.nreqs - nreplies, c->e.reqs + nreplies, MPI_STATUSES_IGNORE);
+    mpie_wait(c->e.nreqs - nreplies, c->e.reqs + nreplies, 0);
 }
 
 void eng_superstep_done(core_ctx *c) { (void)c; }
