@@ -33,8 +33,9 @@
 
 /* What rank 0 tells every rank when a section starts (or that none will). */
 typedef struct section {
-    long long nprocs; /* 0: no more sections, the program is ending */
+    long long nprocs; /* rank 0's bsp_begin argument, checked after it arrives */
     int trace_len;    /* bytes of the trace file's name that follow, 0 for none */
+    int over;         /* 1: no section follows, the program is ending */
 } section;
 
 static struct {
@@ -48,6 +49,7 @@ static struct {
     jmp_buf served;   /* where a serving rank goes back to after a section */
     int announced;    /* the next section's header arrived while serving */
     long long nprocs; /* ... with this P */
+    int over;         /* rank 0 said no section follows */
     char *trace;      /* ... and this trace file (NULL: not traced) */
 } g;
 
@@ -66,7 +68,7 @@ static void finalise_at_exit(int status, void *arg)
         MPI_Finalize();
 }
 
-static void announce(long long nprocs, const char *trace);
+static void announce(long long nprocs, const char *trace, int over);
 static void end_section(unsigned how);
 
 /* Rank 0, as MPI is finalised (by the program or at exit): the serving ranks
@@ -76,7 +78,7 @@ static int release_servers(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)value, (void)extra;
     if (g.rank == 0 && g.spmd && g.state != ENG_RUNNING)
-        announce(0, NULL);
+        announce(0, NULL, 1);
     return MPI_SUCCESS;
 }
 
@@ -156,9 +158,10 @@ void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Statu
 /* Collective over MPI_COMM_WORLD: rank 0's section header reaches everyone. The
  * header goes by MPI_Ibcast so that waiting ranks can sleep; g.nprocs and g.trace
  * hold what arrived. */
-static void announce(long long nprocs, const char *trace)
+static void announce(long long nprocs, const char *trace, int over)
 {
-    section s = {.nprocs = nprocs, .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0};
+    section s = {
+        .nprocs = nprocs, .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0, .over = over};
     MPI_Request req;
     MPI_Ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     mpie_wait(1, &req, g.rank == 0 ? 0 : MPIE_NAP_NS);
@@ -172,6 +175,7 @@ static void announce(long long nprocs, const char *trace)
         MPI_Bcast(g.trace, s.trace_len, MPI_CHAR, 0, MPI_COMM_WORLD);
     }
     g.nprocs = s.nprocs;
+    g.over = s.over;
 }
 
 /* A serving rank's life: one SPMD function call per section rank 0 starts. */
@@ -180,8 +184,8 @@ static void serve(void)
 {
     g.serving = 1;
     for (;;) {
-        announce(0, NULL);
-        if (g.nprocs == 0)
+        announce(0, NULL, 0); /* what arrives is rank 0's */
+        if (g.over)
             exit(0);
         g.announced = 1;
         if (setjmp(g.served) == 0) {
@@ -296,7 +300,7 @@ void eng_begin(long long nprocs)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (!g.announced) {
         const char *trace = getenv("POLYBSP_TRACE");
-        announce(nprocs, trace);
+        announce(nprocs, trace, 0);
     }
     g.announced = 0;
     long long P = g.nprocs;
