@@ -234,8 +234,10 @@ static void abort_all(struct ctx *c)
 }
 
 /* BEFORE and AFTER cases run in main, outside the SPMD section; END_EARLY and
-   RETURN_EARLY have the actor leave the section while the others sync. */
-enum when { BEFORE, INSIDE_ACTOR, INSIDE_ALL, AFTER, END_EARLY, RETURN_EARLY };
+   RETURN_EARLY have the actor leave the section while the others sync;
+   NO_BEGIN has every process but the one main started return from the SPMD
+   function before bsp_begin. */
+enum when { BEFORE, INSIDE_ACTOR, INSIDE_ALL, AFTER, END_EARLY, RETURN_EARLY, NO_BEGIN };
 
 struct bad_case {
     const char *name;
@@ -301,12 +303,18 @@ static const struct bad_case cases[] = {
     {"segv", INSIDE_ACTOR, segv},
     {"exit3", INSIDE_ACTOR, exit3},
     {"exit0", INSIDE_ACTOR, exit0},
+    {"no_begin", NO_BEGIN, NULL},
 };
 
 static const struct bad_case *the_case; /* set by main, then only read */
+/* Set on main's own thread only: the threads engine's other processes and the
+   MPI engine's other ranks run spmd with it 0. */
+static _Thread_local int started_by_main;
 
 static void spmd(void)
 {
+    if (the_case->when == NO_BEGIN && !started_by_main)
+        return;
     bsp_begin(begin_nprocs);
     struct ctx c = {.p = (int)bsp_pid(), .local = 0};
     memset(c.src, 0x5a, sizeof c.src);
@@ -365,6 +373,7 @@ int main(int argc, char **argv)
     if (the_case->when == BEFORE)
         the_case->run(NULL);
     bsp_init(spmd, argc, argv);
+    started_by_main = 1;
     spmd();
     if (the_case->when == AFTER)
         the_case->run(NULL);

@@ -8,7 +8,8 @@
  *    program may run several sections one after the other, as on threads, and
  *    what rank 0 does between them is its own.
  *  - Without bsp_init, all ranks run main, whose first statement is bsp_begin;
- *    after bsp_end only rank 0 goes on, and one section is all there is.
+ *    after bsp_end only rank 0 goes on (the others wait for its end), and one
+ *    section is all there is.
  * Waiting ranks (serving, or beyond P) poll with short sleeps instead of spinning
  * in MPI, so that on an oversubscribed machine they leave the cores to the
  * section's processes. MPI is initialised on first need and, if polybsp started
@@ -71,13 +72,14 @@ static void finalise_at_exit(int status, void *arg)
 static void announce(long long nprocs, const char *trace, int over);
 static void end_section(unsigned how);
 
-/* Rank 0, as MPI is finalised (by the program or at exit): the serving ranks
- * learn that no section follows. MPI_Finalize runs the delete callbacks of
- * MPI_COMM_SELF's attributes first, while MPI still works. */
+/* Rank 0, as MPI is finalised (by the program or at exit): the waiting ranks
+ * (serving ones, or after a section without bsp_init) learn that no section
+ * follows. MPI_Finalize runs the delete callbacks of MPI_COMM_SELF's attributes
+ * first, while MPI still works. */
 static int release_servers(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)value, (void)extra;
-    if (g.rank == 0 && g.spmd && g.state != ENG_RUNNING)
+    if (g.rank == 0 && (g.spmd || g.state == ENG_AFTER) && g.state != ENG_RUNNING)
         announce(0, NULL, 1);
     return MPI_SUCCESS;
 }
@@ -276,16 +278,24 @@ void eng_ctx_free(core_ctx *c)
 
 void eng_ctx_attach(core_ctx *c) { (void)c; }
 
-/* A rank beyond P: back to serving, or (one section only) wait for its end. */
+/* A rank with nothing left to run (one section only: after bsp_end, or beyond
+ * P) sleeps until rank 0 ends the program. Finalising at once would leave it in
+ * MPI_Finalize while rank 0 goes on, where an error of rank 0's (its MPI_Abort)
+ * could meet it half-finalised and hang the job. */
+static void await_end(void) __attribute__((noreturn));
+static void await_end(void)
+{
+    announce(0, NULL, 0); /* what arrives is rank 0's: the end */
+    exit(0);
+}
+
+/* A rank beyond P: back to serving, or wait for the end. */
 static void leave_without_section(void) __attribute__((noreturn));
 static void leave_without_section(void)
 {
     if (g.serving)
         longjmp(g.served, 1);
-    MPI_Request req;
-    MPI_Ibarrier(MPI_COMM_WORLD, &req); /* the participants' bsp_end */
-    mpie_wait(1, &req, MPIE_NAP_NS);
-    exit(0);
+    await_end();
 }
 
 void eng_begin(long long nprocs)
@@ -410,15 +420,11 @@ static void end_section(unsigned how)
     free(run);
     g.run = NULL;
     g.state = ENG_AFTER;
-    if (g.serving) /* only process 0 goes on after bsp_end */
+    /* Only process 0 goes on after bsp_end. */
+    if (g.serving)
         longjmp(g.served, 1);
-    if (!g.spmd) {
-        MPI_Request req; /* releases ranks that took no part */
-        MPI_Ibarrier(MPI_COMM_WORLD, &req);
-        mpie_wait(1, &req, 0);
-        if (g.rank != 0)
-            exit(0);
-    }
+    if (g.rank != 0)
+        await_end();
 }
 
 void eng_end(void) { end_section(CORE_END_CALLED); }
