@@ -9,6 +9,7 @@
  * Timing mirrors bench_bsp: a barrier lines the ranks up, a batch of calls is timed
  * on rank 0, the batch length is the smallest power of two reaching 10 ms on rank 0.
  */
+#include "bench_mpi_timing.h"
 #include "bench_util.h"
 
 #include <mpi.h>
@@ -25,49 +26,17 @@ struct op {
     unsigned char *src, *dst;
 };
 
-static void do_barrier(const struct op *o)
+static void do_barrier(const void *arg)
 {
-    (void)o;
+    (void)arg;
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
-static void do_sendrecv(const struct op *o)
+static void do_sendrecv(const void *arg)
 {
+    const struct op *o = arg;
     MPI_Sendrecv(o->src, (int)o->m, MPI_BYTE, o->partner, 0, o->dst, (int)o->m, MPI_BYTE,
                  o->partner, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-}
-
-static double batch(void (*fn)(const struct op *), const struct op *o, long n)
-{
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = bench_now();
-    for (long i = 0; i < n; i++)
-        fn(o);
-    return (bench_now() - t0) / (double)n;
-}
-
-static long calibrate(void (*fn)(const struct op *), const struct op *o)
-{
-    batch(fn, o, 1);
-    for (long n = 1;; n *= 2) {
-        double total = batch(fn, o, n) * (double)n;
-        MPI_Bcast(&total, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        if (total >= TARGET_SECONDS || n >= (1L << 30))
-            return n;
-    }
-}
-
-static double median_of_batches(void (*fn)(const struct op *), const struct op *o, int reps)
-{
-    long n = calibrate(fn, o);
-    double *t = calloc((size_t)reps, sizeof *t);
-    if (!t)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (int k = 0; k < reps; k++)
-        t[k] = batch(fn, o, n);
-    double med = bench_median(t, (size_t)reps);
-    free(t);
-    return med;
 }
 
 int main(int argc, char **argv)
@@ -89,7 +58,7 @@ int main(int argc, char **argv)
         printf("# mpi_anchor: %d ranks, reps=%d\n", size, reps);
 
     if (barrier) {
-        double t = median_of_batches(do_barrier, NULL, reps);
+        double t = bench_mpi_median(do_barrier, NULL, 0, reps, TARGET_SECONDS);
         if (rank == 0)
             bench_result("mpi_barrier_ns", t * 1e9, "ns");
     }
@@ -105,7 +74,7 @@ int main(int argc, char **argv)
         if (!o.src || !o.dst)
             MPI_Abort(MPI_COMM_WORLD, 1);
         memset(o.src, rank + 1, (size_t)o.m);
-        double t = median_of_batches(do_sendrecv, &o, reps);
+        double t = bench_mpi_median(do_sendrecv, &o, 0, reps, TARGET_SECONDS);
         if (o.dst[o.m - 1] != (unsigned char)(o.partner + 1))
             MPI_Abort(MPI_COMM_WORLD, 1);
         if (rank == 0) {

@@ -11,6 +11,7 @@
  * timing) to count each call's work in full, as a BSP superstep does.
  *   result mpi_<op>_p<P>_n<n>_us <median> us
  */
+#include "bench_mpi_timing.h"
 #include "bench_util.h"
 #include "coll_ops.h"
 
@@ -26,77 +27,56 @@ struct bench {
     int *counts, *displs;
 };
 
-static void op_bcast(const struct bench *b)
+static void op_bcast(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Bcast(b->src, b->n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
-static void op_reduce(const struct bench *b)
+static void op_reduce(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Reduce(b->src, b->dst, b->n / 8, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD);
 }
-static void op_allreduce(const struct bench *b)
+static void op_allreduce(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Allreduce(b->src, b->dst, b->n / 8, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
-static void op_scan(const struct bench *b)
+static void op_scan(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Scan(b->src, b->dst, b->n / 8, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
 }
-static void op_gather(const struct bench *b)
+static void op_gather(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Gather(b->src, b->n, MPI_BYTE, b->dst, b->n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
-static void op_allgather(const struct bench *b)
+static void op_allgather(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Allgather(b->src, b->n, MPI_BYTE, b->dst, b->n, MPI_BYTE, MPI_COMM_WORLD);
 }
-static void op_scatter(const struct bench *b)
+static void op_scatter(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Scatter(b->src, b->n, MPI_BYTE, b->dst, b->n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
-static void op_alltoall(const struct bench *b)
+static void op_alltoall(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Alltoall(b->src, b->n, MPI_BYTE, b->dst, b->n, MPI_BYTE, MPI_COMM_WORLD);
 }
-static void op_alltoallv(const struct bench *b)
+static void op_alltoallv(const void *arg)
 {
+    const struct bench *b = arg;
     MPI_Alltoallv(b->src, b->counts, b->displs, MPI_BYTE, b->dst, b->counts, b->displs, MPI_BYTE,
                   MPI_COMM_WORLD);
 }
 
-typedef void (*op_fn)(const struct bench *);
-
-static double batch(op_fn fn, const struct bench *b, long calls)
+static void measure(const char *name, bench_mpi_fn fn, const struct bench *b, int reps, int rank)
 {
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = bench_now();
-    for (long i = 0; i < calls; i++)
-        fn(b);
-    MPI_Barrier(MPI_COMM_WORLD);
-    return (bench_now() - t0) / (double)calls;
-}
-
-static long calibrate(op_fn fn, const struct bench *b)
-{
-    batch(fn, b, 1);
-    for (long calls = 1;; calls *= 2) {
-        double total = batch(fn, b, calls) * (double)calls;
-        MPI_Bcast(&total, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        if (total >= COLL_TARGET_SECONDS || calls >= (1L << 30))
-            return calls;
-    }
-}
-
-static void measure(const char *name, op_fn fn, const struct bench *b, int reps, int rank)
-{
-    long calls = calibrate(fn, b);
-    double *t = malloc((size_t)reps * sizeof *t);
-    if (!t)
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    for (int k = 0; k < reps; k++)
-        t[k] = batch(fn, b, calls);
-    double med = bench_median(t, (size_t)reps);
-    free(t);
+    double med = bench_mpi_median(fn, b, 1, reps, COLL_TARGET_SECONDS);
     if (rank == 0) {
         char key[96];
         snprintf(key, sizeof key, "mpi_%s_p%d_n%d_us", name, b->p, b->n);
