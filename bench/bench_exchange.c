@@ -4,13 +4,16 @@
  *                                      default to 6720 26880 107520 430080 1720320)
  *
  * Each superstep process s sends m bytes to s^1 with one bsp_put (or one bsp_hpput)
- * and synchronises. Throughput = m / (superstep time), bytes delivered per process
- * per second, in GB/s (1e9 bytes). For bsp_put the issue phase (the copy into the
- * send buffer) and the sync phase are also reported apart.
- * Anchor in the same run, by the same threads: memcpy of m bytes into a local buffer
- * (the bandwidth a one-copy transfer cannot beat). MPI_Sendrecv is mpi_anchor's job.
- * Also timed alongside (P = 2, threads engine): the two-thread spin barrier of
- * bench_spin.h, reported per size as exch_xcore_<m>_ns: the machine's state.
+ * and synchronises. With gets: s fetches m bytes from s^1 with one bsp_get into a
+ * local buffer (get), or the two swap their registered buffers in place, each
+ * getting the other's into its own (getswap: BSPlib's reads-before-writes rule
+ * makes the library hold the values back until both have read). Throughput = m / (superstep time),
+ * bytes delivered per process per second, in GB/s (1e9 bytes). For bsp_put the issue phase (the
+ * copy into the send buffer) and the sync phase are also reported apart. Anchor in the same run, by
+ * the same threads: memcpy of m bytes into a local buffer (the bandwidth a one-copy transfer cannot
+ * beat). MPI_Sendrecv is mpi_anchor's job. Also timed alongside (P = 2, threads engine): the
+ * two-thread spin barrier of bench_spin.h, reported per size as exch_xcore_<m>_ns: the machine's
+ * state.
  */
 #include "bench_bsp.h"
 #include "bench_spin.h"
@@ -54,6 +57,20 @@ static void hpput_superstep(void *p)
     bsp_sync();
 }
 
+static void get_superstep(void *p)
+{
+    struct exchange *x = p;
+    bsp_get(x->partner, x->src, 0, x->local_dst, (int)x->m);
+    bsp_sync();
+}
+
+static void getswap_superstep(void *p)
+{
+    struct exchange *x = p;
+    bsp_get(x->partner, x->dst, 0, x->dst, (int)x->m);
+    bsp_sync();
+}
+
 static void memcpy_round(void *p)
 {
     struct exchange *x = p;
@@ -70,9 +87,17 @@ static void check(const struct exchange *x, const char *call)
     memset(x->dst, 0, (size_t)x->m);
 }
 
+/* One swap by gets: dst, set to this process's pattern, must hold the partner's. */
+static void check_swap(struct exchange *x)
+{
+    memcpy(x->dst, x->src, (size_t)x->m);
+    getswap_superstep(x);
+    check(x, "bsp_get swap");
+}
+
 /* The figures of one size, each an array of reps batch times. */
 struct timings {
-    double *put, *hp, *copy, *issue, *sync;
+    double *put, *hp, *get, *swap, *copy, *issue, *sync;
     double *spin; /* NULL without the probe */
 };
 
@@ -86,12 +111,19 @@ static void run_size(long m, int reps, const struct timings *t, struct bench_spi
     for (long i = 0; i < m; i++)
         x.src[i] = (unsigned char)(i * 7 + s);
     bsp_push_reg(x.dst, (int)m);
+    bsp_push_reg(x.src, (int)m);
     bsp_sync();
 
     long n_put = bench_bsp_calibrate(put_superstep, &x, TARGET_SECONDS);
     check(&x, "bsp_put");
     long n_hp = bench_bsp_calibrate(hpput_superstep, &x, TARGET_SECONDS);
     check(&x, "bsp_hpput");
+    long n_get = bench_bsp_calibrate(get_superstep, &x, TARGET_SECONDS);
+    for (long i = 0; i < m; i++)
+        if (x.local_dst[i] != (unsigned char)(i * 7 + x.partner))
+            bsp_abort("bench_exchange: bsp_get of %ld bytes fetched a wrong byte at %ld", m, i);
+    check_swap(&x);
+    long n_swap = bench_bsp_calibrate(getswap_superstep, &x, TARGET_SECONDS);
     long n_copy = bench_bsp_calibrate(memcpy_round, &x, TARGET_SECONDS);
     long n_spin = t->spin ? bench_bsp_calibrate(bench_spin_wait, spin, TARGET_SECONDS) : 0;
     for (int k = 0; k < reps; k++) {
@@ -100,12 +132,15 @@ static void run_size(long m, int reps, const struct timings *t, struct bench_spi
         t->issue[k] = x.issue_s / (double)n_put;
         t->sync[k] = x.sync_s / (double)n_put;
         t->hp[k] = bench_bsp_batch(hpput_superstep, &x, n_hp);
+        t->get[k] = bench_bsp_batch(get_superstep, &x, n_get);
+        t->swap[k] = bench_bsp_batch(getswap_superstep, &x, n_swap);
         t->copy[k] = bench_bsp_batch(memcpy_round, &x, n_copy);
         if (t->spin)
             t->spin[k] = bench_bsp_batch(bench_spin_wait, spin, n_spin);
     }
-    check(&x, "bsp_hpput");
+    check_swap(&x);
 
+    bsp_pop_reg(x.src);
     bsp_pop_reg(x.dst);
     bsp_sync();
     free(x.src);
@@ -135,7 +170,7 @@ static void spmd(void)
     int reps = bench_reps();
     struct bench_spin spin;
     int probe = bench_spin_init(&spin);
-    double *all = calloc(6 * (size_t)reps, sizeof(double));
+    double *all = calloc(8 * (size_t)reps, sizeof(double));
     if (!all)
         bsp_abort("bench_exchange: out of memory");
     if (bsp_pid() == 0)
@@ -146,11 +181,15 @@ static void spmd(void)
                             all + 2 * reps,
                             all + 3 * reps,
                             all + 4 * reps,
-                            probe ? all + 5 * reps : NULL};
+                            all + 5 * reps,
+                            all + 6 * reps,
+                            probe ? all + 7 * reps : NULL};
         run_size(sizes[i], reps, &t, &spin);
         if (bsp_pid() == 0) {
             report("put", sizes[i], t.put, reps, 1);
             report("hpput", sizes[i], t.hp, reps, 1);
+            report("get", sizes[i], t.get, reps, 1);
+            report("getswap", sizes[i], t.swap, reps, 1);
             report("memcpy", sizes[i], t.copy, reps, 1);
             report("put_issue", sizes[i], t.issue, reps, 0);
             report("put_sync", sizes[i], t.sync, reps, 0);

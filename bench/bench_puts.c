@@ -1,4 +1,4 @@
-/* bench_puts.c — cost of one 8-byte bsp_put in a large h-relation.
+/* bench_puts.c — cost of one 8-byte bsp_put (and bsp_get) in a large h-relation.
  *
  * Usage: bench_puts [P [h]]    (P defaults to 2, h, the puts per process per
  *                               superstep, to 65536)
@@ -7,6 +7,9 @@
  * other processes as BSPedupack's bspbench does (destination (s+1+i%(P-1))%P,
  * index s+(i/(P-1))*P), then synchronises. The figure is the whole superstep
  * (issue + sync) divided by h; the issue and sync phases are also reported apart.
+ * The get figure: each superstep every process gets h doubles, one bsp_get each,
+ * from the same places of the other processes into a local array (disjoint data:
+ * no get writes what another reads).
  * Anchor, timed in the same run by the same threads: h calls of libc memcpy of
  * 8 bytes into a local array at the same indices. memcpy is called through a
  * volatile pointer because a visible 8-byte memcpy compiles to one store, and
@@ -14,7 +17,7 @@
  * Also timed alongside (P = 2, threads engine): the two-thread spin barrier of
  * bench_spin.h, which tells the machine's state.
  * Result keys carry h: put_h<h>_ns, put_issue_h<h>_ns, put_sync_h<h>_ns,
- * memcpy8_h<h>_ns, puts_xcore_h<h>_ns.
+ * get_h<h>_ns, memcpy8_h<h>_ns, puts_xcore_h<h>_ns.
  */
 #include "bench_bsp.h"
 #include "bench_spin.h"
@@ -58,6 +61,15 @@ static void put_superstep(void *p)
     r->sync_s += bench_now() - t1;
 }
 
+static void get_superstep(void *p)
+{
+    struct relation *r = p;
+    for (long i = 0; i < r->h; i++)
+        bsp_get(r->dest_pid[i], r->dst, (int)(r->dest_index[i] * (long)sizeof(double)),
+                &r->local_dst[r->dest_index[i]], sizeof(double));
+    bsp_sync();
+}
+
 static void memcpy_round(void *p)
 {
     struct relation *r = p;
@@ -86,10 +98,11 @@ static void spmd(void)
     double *t_put = calloc((size_t)reps, sizeof(double));
     double *t_issue = calloc((size_t)reps, sizeof(double));
     double *t_sync = calloc((size_t)reps, sizeof(double));
+    double *t_get = calloc((size_t)reps, sizeof(double));
     double *t_copy = calloc((size_t)reps, sizeof(double));
     double *t_spin = calloc((size_t)reps, sizeof(double));
     if (!r.dest_pid || !r.dest_index || !r.src || !r.dst || !r.local_dst || !t_put || !t_issue ||
-        !t_sync || !t_copy || !t_spin)
+        !t_sync || !t_get || !t_copy || !t_spin)
         bsp_abort("bench_puts: out of memory");
     for (long i = 0; i < h; i++) {
         r.dest_pid[i] = (int)((s + 1 + i % (P - 1)) % P);
@@ -100,6 +113,7 @@ static void spmd(void)
     bsp_sync();
 
     long n_put = bench_bsp_calibrate(put_superstep, &r, TARGET_SECONDS);
+    long n_get = bench_bsp_calibrate(get_superstep, &r, TARGET_SECONDS);
     long n_copy = bench_bsp_calibrate(memcpy_round, &r, TARGET_SECONDS);
     struct bench_spin spin;
     int probe = bench_spin_init(&spin);
@@ -109,6 +123,7 @@ static void spmd(void)
         t_put[k] = bench_bsp_batch(put_superstep, &r, n_put) / (double)h;
         t_issue[k] = r.issue_s / (double)n_put / (double)h;
         t_sync[k] = r.sync_s / (double)n_put / (double)h;
+        t_get[k] = bench_bsp_batch(get_superstep, &r, n_get) / (double)h;
         t_copy[k] = bench_bsp_batch(memcpy_round, &r, n_copy) / (double)h;
         if (probe)
             t_spin[k] = bench_bsp_batch(bench_spin_wait, &spin, n_spin);
@@ -127,9 +142,9 @@ static void spmd(void)
         bsp_abort("bench_puts: %ld words landed in the wrong place", bad);
     if (s == 0) {
         printf("# bench_puts: P=%d h=%ld reps=%d batches of %ld supersteps\n", P, h, reps, n_put);
-        const char *name[] = {"put", "put_issue", "put_sync", "memcpy8", "puts_xcore"};
-        double *times[] = {t_put, t_issue, t_sync, t_copy, t_spin};
-        for (int f = 0; f < (probe ? 5 : 4); f++) {
+        const char *name[] = {"put", "put_issue", "put_sync", "get", "memcpy8", "puts_xcore"};
+        double *times[] = {t_put, t_issue, t_sync, t_get, t_copy, t_spin};
+        for (int f = 0; f < (probe ? 6 : 5); f++) {
             char key[64];
             snprintf(key, sizeof key, "%s_h%ld_ns", name[f], h);
             bench_result(key, 1e9 * bench_median(times[f], (size_t)reps), "ns");
@@ -145,6 +160,7 @@ static void spmd(void)
     free(t_put);
     free(t_issue);
     free(t_sync);
+    free(t_get);
     free(t_copy);
     free(t_spin);
     bsp_end();

@@ -214,8 +214,9 @@ void core_get(core_proc *p, const char *call, long long pid, const void *src, si
     int32_t slot = find_slot(c, call, "source", src);
     if (c->ngets == c->capgets)
         c->gets = grow_array(c->gets, &c->capgets, sizeof *c->gets, "get list");
-    c->gets[c->ngets++] = (core_getreq){dst, (uint32_t)pid, (uint32_t)slot,
-                                        strcmp(call, "bsp_hpget") == 0, offset, n};
+    c->gets[c->ngets] = (core_getreq){dst, (uint32_t)pid, (uint32_t)slot,
+                                      strcmp(call, "bsp_hpget") == 0, offset, n};
+    eng_get_queued(c, &c->gets[c->ngets++]);
     c->flags |= CORE_HAS_GET;
 }
 
@@ -456,7 +457,7 @@ static void sync_as(core_proc *p, unsigned at)
     c->step++;
     p->step++;
     c->last_oblivious = 0;
-    eng_superstep_done(c);
+    eng_superstep_done(c, all);
     c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
     /* The engine guarantees nobody reads the other parity's buffers any more. */
     for (int d = 0; d < c->nprocs; d++)

@@ -9,9 +9,12 @@
  *    member's bits and stops the run when members arrived from different calls;
  *  - eng_check_regops / eng_check_colls: every member made the same registration
  *    calls / started the same collective as member 0, else one report;
- *  - eng_exchange: after the first barrier, performs the superstep's gets (reading
- *    values as they were before any put lands), then delivers every put and message
- *    to its destination in source order (core_apply_records);
+ *  - eng_get_queued: a get was added to the context's list (what it reads and
+ *    writes may be noted here);
+ *  - eng_exchange: after the first barrier, performs the superstep's gets (every
+ *    get reads its source before any get or put of the superstep writes), then
+ *    delivers every put and message to its destination in source order
+ *    (core_apply_records);
  *  - eng_oblsync: bsp_oblsync;
  *  - groups: eng_partition builds (collectively) the group of the caller's part,
  *    eng_ctx_attach makes a context reachable to its group, eng_rejoin waits for
@@ -25,6 +28,7 @@
 struct core_proc;
 struct core_ctx;
 struct core_group;
+struct core_getreq;
 
 typedef enum { ENG_BEFORE = 0, ENG_RUNNING = 1, ENG_AFTER = 2 } eng_state;
 
@@ -48,9 +52,11 @@ void eng_ctx_attach(struct core_ctx *c);
 unsigned eng_barrier(struct core_ctx *c, unsigned at, unsigned bits);
 void eng_check_regops(struct core_ctx *c);
 void eng_check_colls(struct core_ctx *c, unsigned parity);
+void eng_get_queued(struct core_ctx *c, const struct core_getreq *g);
 void eng_exchange(struct core_proc *p, unsigned all, unsigned parity);
-/* After the superstep's data movement: its buffers may be reused. */
-void eng_superstep_done(struct core_ctx *c);
+/* After the superstep's data movement and registration changes (all: the bits of
+ * its first barrier, 0 for an oblivious superstep): its buffers may be reused. */
+void eng_superstep_done(struct core_ctx *c, unsigned all);
 void eng_oblsync(struct core_proc *p, size_t n);
 
 /* Collective over c's group: checks every member passed the same bounds

@@ -6,7 +6,10 @@
 #ifndef POLYBSP_ENG_TYPES_H
 #define POLYBSP_ENG_TYPES_H
 
+#include "core/core_buf.h"
+
 #include <stdatomic.h>
+#include <stdint.h>
 
 struct core_ctx;
 struct core_group;
@@ -23,6 +26,11 @@ typedef struct eng_group {
     atomic_ulong obl_deliveries; /* oblivious deliveries so far, for deadlock checks */
 } eng_group;
 
+/* Addresses [lo, hi) that cover a set of memory ranges; empty when lo >= hi. */
+typedef struct thr_span {
+    uintptr_t lo, hi;
+} thr_span;
+
 typedef struct eng_ctx {
     /* While waiting at a barrier: the call (CORE_AT_*, else 0) and its superstep,
      * read by members that look for misuse. */
@@ -30,6 +38,10 @@ typedef struct eng_ctx {
     atomic_ulong arrive_step;
     struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
     atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
+    /* What this superstep's gets read (on their owners) and write: set as gets are
+     * issued, read by every member after the first barrier of the sync. */
+    thr_span get_reads, get_writes;
+    core_buf get_values; /* values held back until every member's gets have read */
 } eng_ctx;
 
 #endif

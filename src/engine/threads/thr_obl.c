@@ -50,7 +50,8 @@ static void deliver(core_ctx *c, int dest, core_buf *b)
     thr_mail *mail = malloc(sizeof *mail);
     if (!mail)
         core_fatal_oom("message delivery");
-    *mail = (thr_mail){NULL, c->step, c->pid, core_count_messages(b->data, b->len), b->data, b->len};
+    *mail =
+        (thr_mail){NULL, c->step, c->pid, core_count_messages(b->data, b->len), b->data, b->len};
     *b = (core_buf){NULL, 0, 0}; /* the destination owns the records now */
     thr_mailbox *mb = c->group->e.members[dest]->e.mailbox;
     pthread_mutex_lock(&mb->lock);
@@ -201,5 +202,5 @@ void eng_oblsync(core_proc *p, size_t n)
     c->step++;
     p->step++;
     c->last_oblivious = 1;
-    eng_superstep_done(c);
+    eng_superstep_done(c, 0);
 }

@@ -4,9 +4,17 @@
  *  - after the first barrier every member's queues, registrations and
  *    descriptors are complete and stay unchanged until that member's next
  *    superstep begins;
- *  - gets read remote memory and remote registration tables, so when a
- *    superstep has gets (or registration changes) a second barrier separates
- *    them from the puts landing and the tables changing;
+ *  - registration tables change only at the end of a sync, and a sync that
+ *    changes them ends with a barrier: during a superstep every member's table
+ *    is final, so a get's source address is known when the get is issued;
+ *  - gets read remote memory, so when a superstep has gets (or registration
+ *    changes) a second barrier separates them from the puts landing and the
+ *    tables changing;
+ *  - BSPlib's get reads its source before any get of the superstep writes its
+ *    destination. Each member publishes what its gets read and write (two
+ *    spans); a member whose writes may meet anybody's reads holds its values
+ *    back and writes them, in issue order, after the second barrier. The others
+ *    copy straight into place, so gets of disjoint data cost one copy;
  *  - hpput records point into the source's memory: a closing barrier keeps the
  *    sources waiting until every destination has copied.
  */
@@ -39,14 +47,18 @@ void eng_group_free(core_group *g)
     free(e->parts);
 }
 
+static const thr_span empty_span = {UINTPTR_MAX, 0};
+
 int eng_ctx_init(core_ctx *c)
 {
+    c->e.get_reads = c->e.get_writes = empty_span;
     c->e.mailbox = malloc(sizeof *c->e.mailbox);
     return c->e.mailbox && !thr_mailbox_init(c->e.mailbox) ? 0 : -1;
 }
 
 void eng_ctx_free(core_ctx *c)
 {
+    core_buf_free(&c->e.get_values);
     thr_mailbox_free(c->e.mailbox);
     free(c->e.mailbox);
 }
@@ -84,8 +96,8 @@ static void report_steps(const core_group *g, unsigned at)
         if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) <
             atomic_load_explicit(&g->e.members[behind]->e.arrive_step, memory_order_relaxed))
             behind = q;
-    unsigned long step = atomic_load_explicit(&g->e.members[behind]->e.arrive_step,
-                                              memory_order_relaxed);
+    unsigned long step =
+        atomic_load_explicit(&g->e.members[behind]->e.arrive_step, memory_order_relaxed);
     for (int q = 0; q < g->nprocs && other < 0; q++)
         if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) != step)
             other = q;
@@ -139,16 +151,59 @@ void eng_check_colls(core_ctx *c, unsigned parity)
     }
 }
 
-static void run_gets(core_proc *p)
+/* Widens s to cover n bytes at addr (saturating: a get beyond its registration
+ * is reported after the barrier, its span only has to be safe). */
+static void span_widen(thr_span *s, uintptr_t addr, uint64_t n)
+{
+    uintptr_t end = n > UINTPTR_MAX - addr ? UINTPTR_MAX : addr + (uintptr_t)n;
+    if (addr < s->lo)
+        s->lo = addr;
+    if (end > s->hi)
+        s->hi = end;
+}
+
+static int spans_meet(thr_span a, thr_span b) { return a.lo < b.hi && b.lo < a.hi; }
+
+void eng_get_queued(core_ctx *c, const core_getreq *g)
+{
+    if (!g->size)
+        return;
+    const core_slot *s = &c->group->e.members[g->pid]->reg.slots[g->slot];
+    uintptr_t from = (uintptr_t)s->addr, offset = (uintptr_t)g->offset;
+    span_widen(&c->e.get_reads, offset > UINTPTR_MAX - from ? UINTPTR_MAX : from + offset, g->size);
+    span_widen(&c->e.get_writes, (uintptr_t)g->dst, g->size);
+}
+
+/* Whether what c's gets write may overlap what any member's gets read. */
+static int gets_must_wait(const core_ctx *c)
+{
+    for (int q = 0; q < c->nprocs; q++)
+        if (spans_meet(c->e.get_writes, c->group->e.members[q]->e.get_reads))
+            return 1;
+    return 0;
+}
+
+/* Reads every get's source, straight into its destination unless hold: then into
+ * get_values, for land_held_gets after the barrier. */
+static void run_gets(core_proc *p, int hold)
 {
     core_ctx *c = p->ctx;
+    core_buf *held = &c->e.get_values;
+    core_buf_clear(held);
     for (size_t i = 0; i < c->ngets; i++) {
         const core_getreq *g = &c->gets[i];
         core_ctx *owner = c->group->e.members[g->pid];
         const core_slot *s = &owner->reg.slots[g->slot];
         core_check_get(p->pid, p->step, g, s->size);
-        if (g->size)
-            memcpy(g->dst, (const char *)s->addr + g->offset, g->size);
+        if (g->size) {
+            const char *from = (const char *)s->addr + g->offset;
+            if (hold) {
+                memcpy(core_buf_reserve(held, g->size), from, g->size);
+                core_buf_commit(held, g->size);
+            } else {
+                memcpy(g->dst, from, g->size);
+            }
+        }
         p->tr.bytes_in += g->size;
         p->tr.msgs_in++;
         core_tracer *ot = &owner->proc->tr;
@@ -158,6 +213,19 @@ static void run_gets(core_proc *p)
             atomic_fetch_add_explicit(&ot->served_bytes, g->size, memory_order_relaxed);
             atomic_fetch_add_explicit(&ot->served_msgs, 1, memory_order_relaxed);
         }
+    }
+}
+
+/* Writes the held values in issue order, so that of two gets to one place the
+ * later wins, as when they are copied straight away. */
+static void land_held_gets(core_ctx *c)
+{
+    const char *v = c->e.get_values.data;
+    for (size_t i = 0; i < c->ngets; i++) {
+        const core_getreq *g = &c->gets[i];
+        if (g->size)
+            memcpy(g->dst, v, g->size);
+        v += g->size;
     }
 }
 
@@ -183,8 +251,13 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
     unsigned at = all & CORE_AT_ANY;
     thr_mailbox_release(c->e.mailbox);
     if (all & (CORE_HAS_GET | CORE_HAS_REG)) {
-        run_gets(p);
+        int hold = c->ngets && gets_must_wait(c);
+        run_gets(p, hold);
         eng_barrier(c, at, 0);
+        /* Past the barrier every member has read: the spans may be reset. */
+        if (hold)
+            land_held_gets(c);
+        c->e.get_reads = c->e.get_writes = empty_span;
     }
     if (all & CORE_HAS_COMM)
         pull_incoming(p, parity);
@@ -192,8 +265,11 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         eng_barrier(c, at, 0);
 }
 
-void eng_superstep_done(core_ctx *c)
+void eng_superstep_done(core_ctx *c, unsigned all)
 {
+    /* Gets of the next superstep read the members' tables as they are issued. */
+    if (all & CORE_HAS_REG)
+        eng_barrier(c, all & CORE_AT_ANY, 0);
     atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
 }
 
@@ -219,7 +295,8 @@ core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
     for (int k = 0; agree && k <= nparts; k++)
         agree = g->e.part_first[k] == first[k];
     if (!agree)
-        core_fatal("bsp_partition", "arguments differ from process %d's (%d parts, sizes must match)",
+        core_fatal("bsp_partition",
+                   "arguments differ from process %d's (%d parts, sizes must match)",
                    g->e.members[0]->proc->pid, g->e.nparts);
     return g->e.parts[part];
 }
