@@ -40,6 +40,21 @@ case $("$bspcc" --show -c x.c) in
 *libpolybsp*) fail "--show -c links the library" ;;
 esac
 
+# The Oxford toolset's runtime options (BSPedupack 1.02's Makefile passes them)
+# are accepted with one note each and reach neither the compiler nor the program.
+"$bspcc" -flibrary-level 2 -bspfifo 10000 -fcombine-puts -fcombine-puts-buffer 4096 \
+    -fnocombine-puts -o "$work/hello_ox" "$examples/hello.c" 2>"$work/ox.err" ||
+    fail "Oxford options: $(cat "$work/ox.err")"
+POLYBSP_NPROCS=2 "$work/hello_ox" | sort | cmp -s - "$work/hello_mc.out" || fail "Oxford build output"
+cat >"$work/ox.expected" <<'NOTES'
+bspcc: note: ignoring the Oxford BSP toolset option '-flibrary-level 2' (no effect with polybsp)
+bspcc: note: ignoring the Oxford BSP toolset option '-bspfifo 10000' (no effect with polybsp)
+bspcc: note: ignoring the Oxford BSP toolset option '-fcombine-puts' (no effect with polybsp)
+bspcc: note: ignoring the Oxford BSP toolset option '-fcombine-puts-buffer 4096' (no effect with polybsp)
+bspcc: note: ignoring the Oxford BSP toolset option '-fnocombine-puts' (no effect with polybsp)
+NOTES
+cmp -s "$work/ox.expected" "$work/ox.err" || fail "Oxford notes: $(cat "$work/ox.err")"
+
 "$bspcc" --help | grep -q "^usage: bspcc" || fail "--help"
 "$bspcc" --version | grep -q "^bspcc (polybsp) [0-9]" || fail "--version"
 
@@ -52,6 +67,7 @@ expect_usage_error() {
     [ "$status" -eq 2 ] || fail "bspcc $*: status $status, expected 2"
     printf '%s\n' "$line" | cmp -s - "$work/err" || fail "bspcc $*: stderr: $(cat "$work/err")"
 }
+expect_usage_error "bspcc: option '-bspfifo' needs a value" -o "$work/x" "$examples/hello.c" -bspfifo
 engines=$("$bspcc" --help | sed -n 's/.*available: \([a-z ]*\) (threads is.*/\1/p')
 expect_usage_error "bspcc: engine 'sim' is not available (available: $engines)" \
     --engine sim -o "$work/x" "$examples/hello.c"
