@@ -50,14 +50,14 @@ void bsp_get(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_s
 {
     core_proc *p = api_self("bsp_get");
     core_get(p, "bsp_get", (long long)pid, src, api_size(offset, "bsp_get", "offset"), dst,
-             api_size(nbytes, "bsp_get", "size"));
+             api_size(nbytes, "bsp_get", "size"), 0);
 }
 
 void bsp_hpget(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_size_t nbytes)
 {
     core_proc *p = api_self("bsp_hpget");
     core_get(p, "bsp_hpget", (long long)pid, src, api_size(offset, "bsp_hpget", "offset"), dst,
-             api_size(nbytes, "bsp_hpget", "size"));
+             api_size(nbytes, "bsp_hpget", "size"), 1);
 }
 
 void bsp_set_tagsize(bsp_size_t *tag_nbytes)

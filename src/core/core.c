@@ -207,15 +207,15 @@ void core_coll_put(core_proc *p, const char *call, int pid, const void *src, siz
 }
 
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
-              void *dst, size_t n)
+              void *dst, size_t n, int high_performance)
 {
     core_ctx *c = p->ctx;
     check_pid(c, call, pid);
     int32_t slot = find_slot(c, call, "source", src);
     if (c->ngets == c->capgets)
         c->gets = grow_array(c->gets, &c->capgets, sizeof *c->gets, "get list");
-    c->gets[c->ngets] = (core_getreq){dst, (uint32_t)pid, (uint32_t)slot,
-                                      strcmp(call, "bsp_hpget") == 0, offset, n};
+    c->gets[c->ngets] =
+        (core_getreq){dst, (uint32_t)pid, (uint32_t)slot, high_performance != 0, offset, n};
     eng_get_queued(c, &c->gets[c->ngets++]);
     c->flags |= CORE_HAS_GET;
 }

@@ -245,7 +245,7 @@ static inline void core_put(core_proc *p, const char *call, long long pid, const
 }
 
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
-              void *dst, size_t n);
+              void *dst, size_t n, int high_performance);
 void core_send(core_proc *p, long long pid, const void *tag, const void *payload, size_t n);
 void core_push_reg(core_proc *p, const void *addr, size_t size);
 void core_pop_reg(core_proc *p, const void *addr);

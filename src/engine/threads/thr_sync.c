@@ -151,15 +151,15 @@ void eng_check_colls(core_ctx *c, unsigned parity)
     }
 }
 
-/* Widens s to cover n bytes at addr (saturating: a get beyond its registration
- * is reported after the barrier, its span only has to be safe). */
-static void span_widen(thr_span *s, uintptr_t addr, uint64_t n)
+/* Widens s to cover [lo, hi). Addresses wrap like unsigned numbers: a get beyond
+ * its registration is reported before anybody copies, so its span need not be
+ * right, only harmless. */
+static void span_widen(thr_span *s, uintptr_t lo, uintptr_t hi)
 {
-    uintptr_t end = n > UINTPTR_MAX - addr ? UINTPTR_MAX : addr + (uintptr_t)n;
-    if (addr < s->lo)
-        s->lo = addr;
-    if (end > s->hi)
-        s->hi = end;
+    if (lo < s->lo)
+        s->lo = lo;
+    if (hi > s->hi)
+        s->hi = hi;
 }
 
 static int spans_meet(thr_span a, thr_span b) { return a.lo < b.hi && b.lo < a.hi; }
@@ -168,10 +168,11 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
 {
     if (!g->size)
         return;
-    const core_slot *s = &c->group->e.members[g->pid]->reg.slots[g->slot];
-    uintptr_t from = (uintptr_t)s->addr, offset = (uintptr_t)g->offset;
-    span_widen(&c->e.get_reads, offset > UINTPTR_MAX - from ? UINTPTR_MAX : from + offset, g->size);
-    span_widen(&c->e.get_writes, (uintptr_t)g->dst, g->size);
+    uintptr_t from =
+        (uintptr_t)c->group->e.members[g->pid]->reg.slots[g->slot].addr + (uintptr_t)g->offset;
+    uintptr_t to = (uintptr_t)g->dst;
+    span_widen(&c->e.get_reads, from, from + (uintptr_t)g->size);
+    span_widen(&c->e.get_writes, to, to + (uintptr_t)g->size);
 }
 
 /* Whether what c's gets write may overlap what any member's gets read. */
