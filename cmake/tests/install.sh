@@ -39,6 +39,8 @@ check_tree() {
     "$prefix/bin/polybsp" run -p 3 "$out/inprod" 1000 >"$out/inprod.out"
     grep -qx "inprod: n = 1000, p = 3" "$out/inprod.out" || fail "$tag: bspcc inprod"
     grep -qx "inprod: OK" "$out/inprod.out" || fail "$tag: bspcc inprod"
+    "$prefix/bin/bsprun" -n 2 "$out/inprod" 1000 >"$out/inprod2.out"
+    grep -qx "inprod: n = 1000, p = 2" "$out/inprod2.out" || fail "$tag: bsprun inprod"
 
     # 2. pkg-config (PKG_CONFIG_PATH is searched before the system's directories)
     pcfile=$(find "$prefix" -name polybsp.pc)

@@ -1,0 +1,78 @@
+#!/bin/sh
+# bsprun.sh BSPRUN BSPCC EXAMPLES_DIR WORK_DIR — tests the build-tree bsprun: the
+# spellings of P BSPlib users type, a program that asks for more processes than
+# the cores (as BSPedupack's do), arguments and stdin passed through, the
+# program's exit status, and usage errors (one line, status 2).
+set -eu
+bsprun=$1
+bspcc=$2
+examples=$3
+work=$4
+rm -rf "$work"
+mkdir -p "$work"
+
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+"$bspcc" -o "$work/inprod" "$examples/inprod.c" -lm
+for spelling in -n -np -npes; do
+    "$bsprun" $spelling 3 "$work/inprod" 1000 >"$work/out"
+    grep -qx "inprod: n = 1000, p = 3" "$work/out" || fail "bsprun $spelling 3: $(cat "$work/out")"
+done
+
+# A program that reads how many processes it wants, and checks it against
+# bsp_nprocs() before bsp_begin, as BSPedupack's programs do.
+cat >"$work/ask.c" <<'PROG'
+#include <bsp.h>
+#include <stdio.h>
+#include <stdlib.h>
+static int wanted;
+static void spmd(void)
+{
+    bsp_begin(wanted);
+    if (bsp_pid() == 0)
+        printf("running on %d\n", bsp_nprocs());
+    bsp_end();
+}
+int main(int argc, char **argv)
+{
+    bsp_init(spmd, argc, argv);
+    if (scanf("%d", &wanted) != 1)
+        return 3;
+    if (wanted > bsp_nprocs()) {
+        printf("Sorry, only %d processors available.\n", bsp_nprocs());
+        return 4;
+    }
+    spmd();
+    return argc > 1 ? atoi(argv[1]) : 0;
+}
+PROG
+"$bspcc" -o "$work/ask" "$work/ask.c"
+cores=$(nproc)
+wanted=$((cores + 3))
+echo "$wanted" | "$bsprun" -n "$wanted" "$work/ask" >"$work/out" || fail "ask: status $?"
+grep -qx "running on $wanted" "$work/out" || fail "ask: $(cat "$work/out")"
+status=0
+echo 1 | "$bsprun" -n 1 -- "$work/ask" 7 >/dev/null || status=$?
+[ "$status" -eq 7 ] || fail "the program's exit status: $status"
+
+"$bsprun" --help | grep -q "^usage: bsprun" || fail "--help"
+"$bsprun" --version | grep -q "^bsprun (polybsp) [0-9]" || fail "--version"
+
+expect_error() {
+    want_status=$1
+    line=$2
+    shift 2
+    status=0
+    "$bsprun" "$@" >/dev/null 2>"$work/err" || status=$?
+    [ "$status" -eq "$want_status" ] || fail "bsprun $*: status $status, expected $want_status"
+    printf '%s\n' "$line" | cmp -s - "$work/err" || fail "bsprun $*: stderr: $(cat "$work/err")"
+}
+expect_error 2 "bsprun: missing program (usage: bsprun [-n P] PROGRAM [ARGS])" -n 2
+expect_error 2 "bsprun: option '-n' needs a value" -n
+expect_error 2 "bsprun: unknown option '-x' (try 'bsprun --help')" -x "$work/inprod"
+expect_error 2 "polybsp: run: invalid number of processes 'zero' (expected an integer >= 1)" \
+    -n zero "$work/inprod"
+echo "bsprun: OK"
