@@ -3,13 +3,14 @@
 
 #include "core/core.h"
 #include "core/core_error.h"
+#include "core/core_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[CORE_NKINDS] = {
-    "normal", "oblivious", "partition", "rejoin",  "bcast",     "reduce",   "allreduce",
+    "normal", "oblivious", "partition", "rejoin",  "bcast",    "reduce",    "allreduce",
     "scan",   "gather",    "allgather", "scatter", "alltoall", "alltoallv", "par"};
 
 const char *core_kind_name(core_step_kind k) { return kind_names[k]; }
@@ -77,6 +78,13 @@ void core_trace_free(core_proc *p)
 void core_trace_start(core_proc *p)
 {
     core_tracer *t = &p->tr;
+    /* At bsp_begin (the engine starts every process it holds, before any runs:
+     * no core_self yet) process 0 creates the file for the run; a process that
+     * calls bsp_trace_begin creates it if no one here has. */
+    if (core_self)
+        core_trace_create(p->run, "bsp_trace_begin");
+    else if (p->pid == 0)
+        core_trace_create(p->run, "bsp_begin");
     if (!t->seen) {
         t->seen = calloc((size_t)p->run->nprocs, 1);
         t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
@@ -164,8 +172,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
 
 static void write_record(FILE *f, int pid, const core_trace_rec *r)
 {
-    fprintf(f,
-            "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,", r->step, pid,
+    fprintf(f, "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,", r->step, pid,
             kind_names[r->kind], r->level);
     if (r->group)
         fprintf(f, "\"group\":\"%s\",", r->group);
@@ -174,8 +181,7 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
     if (r->ops > 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
-    fprintf(f,
-            "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,\"from\":[",
+    fprintf(f, "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,\"from\":[",
             (unsigned long long)r->bytes_out, (unsigned long long)r->msgs_out,
             (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in);
     for (uint32_t i = 0; i < r->nfrom; i++)
@@ -197,7 +203,7 @@ static void write_json_text(FILE *f, const char *s)
     }
 }
 
-void core_trace_write_header(FILE *f, const core_run *run)
+static void write_header(FILE *f, const core_run *run)
 {
     fprintf(f,
             "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"%s\","
@@ -219,7 +225,7 @@ void core_trace_write_records(FILE *f, const core_proc *p)
     }
 }
 
-void core_trace_write_end(FILE *f, const char *how, const char *reason)
+static void write_end(FILE *f, const char *how, const char *reason)
 {
     fprintf(f, "{\"end\":\"%s\"", how);
     if (reason) {
@@ -230,25 +236,56 @@ void core_trace_write_end(FILE *f, const char *how, const char *reason)
     fprintf(f, "}\n");
 }
 
-FILE *core_trace_open(const core_run *run)
+/* Header, records (the text gathered from elsewhere, or the processes this image
+ * holds), and the end line unless how is NULL, as one new file. */
+static int save(core_run *run, const char *records, size_t len, const char *how, const char *reason,
+                char *why, size_t whylen)
 {
-    FILE *f = fopen(run->trace_path, "w");
-    if (!f)
-        fprintf(stderr, "polybsp: cannot write the trace %s\n", run->trace_path);
-    return f;
+    core_file w;
+    if (core_file_create(&w, run->trace_path, why, whylen) < 0)
+        return -1;
+    write_header(w.f, run);
+    if (records)
+        fwrite(records, 1, len, w.f);
+    else
+        for (int pid = 0; pid < run->nprocs; pid++)
+            if (run->procs[pid]) /* an MPI rank holds only its own process */
+                core_trace_write_records(w.f, run->procs[pid]);
+    if (how)
+        write_end(w.f, how, reason);
+    return core_file_commit(&w, why, whylen);
+}
+
+/* Stops the run with the line; no later attempt at the file (the abort's own
+ * trace) may follow, or the run would report twice. */
+static CORE_NORETURN void cannot_write(core_run *run, const char *call, const char *why)
+{
+    atomic_store(&run->trace_file, CORE_TRACE_FILE_FAILED);
+    core_fatal(call, "cannot write the trace %s: %s", run->trace_path, why);
+}
+
+void core_trace_create(core_run *run, const char *call)
+{
+    int expected = CORE_TRACE_FILE_NONE;
+    if (!atomic_compare_exchange_strong(&run->trace_file, &expected, CORE_TRACE_FILE_STARTED))
+        return;
+    char why[256];
+    if (save(run, NULL, 0, NULL, NULL, why, sizeof why) < 0)
+        cannot_write(run, call, why);
 }
 
 int core_trace_write(core_run *run, const char *how, const char *reason)
 {
-    if (!run->traced || !run->trace_path)
+    char why[256];
+    if (!run->traced || !run->trace_path || atomic_load(&run->trace_file) == CORE_TRACE_FILE_FAILED)
         return 0;
-    FILE *f = core_trace_open(run);
-    if (!f)
-        return -1;
-    core_trace_write_header(f, run);
-    for (int pid = 0; pid < run->nprocs; pid++)
-        if (run->procs[pid]) /* an MPI rank holds only its own process */
-            core_trace_write_records(f, run->procs[pid]);
-    core_trace_write_end(f, how, reason);
-    return fclose(f) ? -1 : 0;
+    return save(run, NULL, 0, how, reason, why, sizeof why);
+}
+
+void core_trace_finish(core_run *run, const char *records, size_t len)
+{
+    char why[256];
+    if (run->traced && run->trace_path &&
+        save(run, records, len, "complete", NULL, why, sizeof why) < 0)
+        cannot_write(run, "bsp_end", why);
 }

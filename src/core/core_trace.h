@@ -86,14 +86,22 @@ void core_trace_enter(struct core_proc *p);
  * a collective calls it once at its start and once at its end. */
 void core_trace_label(struct core_proc *p, core_step_kind kind);
 void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
-/* Writes every published record of the run to its trace file, with the final
- * line {"end": how} (how = "complete" or "aborted"; reason may be NULL).
- * Does nothing when no process of the run traced. Returns 0 or -1. */
+/* The trace file (docs/formats.md, "Trace") is written whole each time (core_file):
+ * core_trace_create, at the first core_trace_start of the run, replaces any older
+ * file by the header alone, a trace without an end line, so a run that dies
+ * leaves no earlier run's trace behind; core_trace_finish, at bsp_end, writes
+ * the records with {"end":"complete"}; core_trace_write, when the run stops on
+ * an error, writes them with {"end":"aborted","reason":...}. A file that cannot
+ * be created or written stops the run with "CALL: cannot write the trace FILE:
+ * REASON" (call bsp_begin, bsp_trace_begin or bsp_end); on the error path
+ * core_trace_write only returns -1, since the run already stops with its line. */
+enum { CORE_TRACE_FILE_NONE, CORE_TRACE_FILE_STARTED, CORE_TRACE_FILE_FAILED };
+void core_trace_create(struct core_run *run, const char *call);
+/* records: NULL for the processes this image holds, or len bytes of records
+ * gathered from elsewhere (core_trace_write_records of each). */
+void core_trace_finish(struct core_run *run, const char *records, size_t len);
 int core_trace_write(struct core_run *run, const char *how, const char *reason);
-/* The pieces, for engines that gather records from elsewhere first. */
-FILE *core_trace_open(const struct core_run *run);
-void core_trace_write_header(FILE *f, const struct core_run *run);
+/* The record lines of one process, for engines that gather them elsewhere. */
 void core_trace_write_records(FILE *f, const struct core_proc *p);
-void core_trace_write_end(FILE *f, const char *how, const char *reason);
 
 #endif

@@ -3,11 +3,12 @@
  * Contract: see cost_machine.h. The writer emits the JSON text and then runs the
  * reader's validation on it before anything reaches the disk, so a file the probe
  * writes is always one that predict and bsp_g() accept, and the two cannot drift.
- * The file is replaced by rename, so a program reading it meanwhile never sees
- * half of it.
+ * The file is replaced whole (core_file), so a program reading it meanwhile never
+ * sees half of it, and a device or directory at the path is never written to.
  */
 #include "cost/cost_machine.h"
 
+#include "core/core_file.h"
 #include "cost/cost_json.h"
 
 #include <errno.h>
@@ -423,15 +424,16 @@ static int parse_machine(json_t *root, const json_error_t *je, const char *name,
     return rc;
 }
 
-/* Reads the whole stream: the files are small, and having the text lets an empty
- * file be called empty rather than "truncated". */
+/* Reads the whole stream, up to COST_MACHINE_MAX_BYTES + 1 bytes (one more tells
+ * a file over the limit): the files are small, and having the text lets an empty
+ * file be called empty rather than "truncated". NULL when memory runs out. */
 static char *slurp(FILE *f, size_t *len)
 {
     size_t cap = 4096, n = 0;
     char *buf = malloc(cap);
     while (buf != NULL) {
         n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
+        if (n < cap || n > COST_MACHINE_MAX_BYTES)
             break;
         char *bigger = realloc(buf, 2 * cap);
         if (bigger == NULL)
@@ -453,6 +455,12 @@ int cost_machine_read_stream(FILE *f, const char *name, cost_machine *m, char *e
         snprintf(err, errlen, "%s: cannot read: %s", name,
                  text == NULL ? "out of memory" : strerror(errno));
         free(text);
+        return -1;
+    }
+    if (len > COST_MACHINE_MAX_BYTES) {
+        free(text);
+        snprintf(err, errlen, "%s: more than %d bytes (expected a machine file, a few kilobytes)",
+                 name, COST_MACHINE_MAX_BYTES);
         return -1;
     }
     size_t i = 0;
@@ -652,32 +660,6 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
     return 0;
 }
 
-static int write_text(const char *path, const char *text, size_t len, char *err, size_t errlen)
-{
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 8);
-    if (tmp == NULL) {
-        snprintf(err, errlen, "%s: cannot write: out of memory", path);
-        return -1;
-    }
-    memcpy(tmp, path, plen);
-    memcpy(tmp + plen, ".tmp", 5);
-    FILE *f = fopen(tmp, "w");
-    int rc = -1;
-    if (f != NULL) {
-        size_t put = fwrite(text, 1, len, f);
-        int closed = fclose(f);
-        if (put == len && closed == 0 && rename(tmp, path) == 0)
-            rc = 0;
-    }
-    if (rc < 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-    }
-    free(tmp);
-    return rc;
-}
-
 int cost_machine_write(const char *path, const cost_machine *m, char *err, size_t errlen)
 {
     char *text = NULL;
@@ -701,8 +683,11 @@ int cost_machine_write(const char *path, const cost_machine *m, char *err, size_
         if (rc < 0 && used + 1 < errlen)
             snprintf(err + used, errlen - used, " (nothing written)");
     }
-    if (rc == 0)
-        rc = write_text(path, text, len, err, errlen);
+    char why[256];
+    if (rc == 0 && core_file_write(path, text, len, why, sizeof why) != 0) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, why);
+        rc = -1;
+    }
     free(text);
     return rc;
 }

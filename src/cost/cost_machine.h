@@ -19,6 +19,9 @@
 #define COST_MAX_PROCS 16
 #define COST_MAX_LEVELS 32      /* D-BSP levels 0 .. log2 P for any int P */
 #define COST_MAX_COLLECTIVES 32 /* CCM cost functions by collective name */
+/* The largest file the reader takes: far above what the format can hold, so a
+ * larger input (/dev/zero, a wrong file) is refused rather than read forever. */
+#define COST_MACHINE_MAX_BYTES (1 << 24)
 
 typedef enum {
     COST_EXCHANGE = 0,

@@ -9,11 +9,13 @@
  */
 #include "cost/cost_trace.h"
 
+#include "core/core_file.h"
 #include "cost/cost_json.h"
 #include "cost/cost_tree.h"
 
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,7 +28,9 @@ typedef struct reader {
     cost_trace *t;
     cost_rec *recs; /* every record read, until the file is known to be valid */
     size_t n, cap;
-    int ended; /* an "end" line was read */
+    int ended;    /* an "end" line was read */
+    size_t taken; /* bytes read so far */
+    size_t limit; /* the most bytes to read: unbounded for a regular file */
 } reader;
 
 static void free_rec(cost_rec *r)
@@ -376,6 +380,14 @@ static int keep(reader *rd, const size_t *begin, const size_t *kept)
     return 0;
 }
 
+static int none_complete(cost_jctx *c, int nprocs)
+{
+    return cost_jfail_line(c,
+                           "no superstep has a record from each of the %d processes "
+                           "(expected at least one complete superstep)",
+                           nprocs);
+}
+
 /* Finds each process's sequence (its records from its first one, up to a gap
  * in the step numbers), lets cost_tree decide what forms complete supersteps,
  * and keeps those. */
@@ -390,6 +402,10 @@ static int build(reader *rd)
     if (check_duplicates(rd) < 0)
         return -1;
     size_t np = (size_t)t->nprocs;
+    /* Fewer records than processes: no superstep can be complete, and the tables
+     * below would be sized by the header's word alone. */
+    if (np > rd->n)
+        return none_complete(&c, t->nprocs);
     size_t *begin = calloc(np, sizeof *begin), *len = calloc(np, sizeof *len);
     size_t *kept = calloc(np, sizeof *kept);
     const cost_rec **seq = calloc(np, sizeof *seq);
@@ -412,10 +428,7 @@ static int build(reader *rd)
     for (size_t p = 0; p < np; p++)
         total += kept[p];
     if (total == 0)
-        cost_jfail_line(&c,
-                        "no superstep has a record from each of the %d processes "
-                        "(expected at least one complete superstep)",
-                        t->nprocs);
+        none_complete(&c, t->nprocs);
     else
         rc = keep(rd, begin, kept);
 out:
@@ -426,27 +439,73 @@ out:
     return rc;
 }
 
+/* The next line of f, without its '\n', into *buf: its length, -1 at the end of
+ * the file, or -2 with the reason in err (a line or a stream over its limit, no
+ * memory, a read error). Memory grows with the bytes read, never beyond them. */
+static ssize_t next_line(reader *rd, FILE *f, char **buf, size_t *cap)
+{
+    size_t n = 0;
+    int c;
+    errno = 0;
+    while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+        if (++rd->taken > rd->limit) {
+            snprintf(rd->err, rd->errlen,
+                     "%s: more than %zu bytes from a file that is not a regular file (a longer "
+                     "trace must be read from a regular file)",
+                     rd->name, rd->limit);
+            return -2;
+        }
+        if (n == *cap) {
+            cost_jctx ctx = ctx_for(rd);
+            if (n == COST_TRACE_LINE_MAX) {
+                cost_jfail_line(&ctx, "line longer than %d bytes (expected a JSON object)",
+                                COST_TRACE_LINE_MAX);
+                return -2;
+            }
+            size_t more = n ? 2 * n : 4096;
+            if (more > COST_TRACE_LINE_MAX)
+                more = COST_TRACE_LINE_MAX;
+            char *bigger = realloc(*buf, more);
+            if (bigger == NULL) {
+                cost_jfail_line(&ctx, "out of memory");
+                return -2;
+            }
+            *buf = bigger;
+            *cap = more;
+        }
+        (*buf)[n++] = (char)c;
+    }
+    if (c == EOF && ferror(f)) {
+        snprintf(rd->err, rd->errlen, "%s: cannot read: %s", rd->name,
+                 strerror(errno ? errno : EIO));
+        return -2;
+    }
+    rd->taken++; /* the '\n' */
+    return c == EOF && n == 0 ? -1 : (ssize_t)n;
+}
+
 int cost_trace_read_stream(FILE *f, const char *name, cost_trace *t, char *err, size_t errlen)
 {
     memset(t, 0, sizeof *t);
     reader rd = {.name = name, .err = err, .errlen = errlen, .t = t};
+    rd.limit = core_file_is_regular(f) ? SIZE_MAX : COST_TRACE_STREAM_MAX;
     char *buf = NULL;
     size_t bufcap = 0;
     ssize_t len;
     int rc = 0;
-    errno = 0;
-    while (rc == 0 && (len = getline(&buf, &bufcap, f)) >= 0) {
+    flockfile(f);
+    while (rc == 0) {
         rd.line++;
-        if (len > 0 && buf[len - 1] == '\n')
-            len--;
+        len = next_line(&rd, f, &buf, &bufcap);
+        if (len < 0) {
+            rd.line--;
+            rc = len == -1 ? 0 : -1;
+            break;
+        }
         rc = read_line(&rd, buf, (size_t)len);
     }
+    funlockfile(f);
     free(buf);
-    if (rc == 0 && ferror(f)) {
-        /* Not a defect of any line (a directory, an I/O error): no line number. */
-        snprintf(err, errlen, "%s: cannot read: %s", name, strerror(errno));
-        rc = -1;
-    }
     if (rc == 0 && rd.line == 0) {
         rd.line = 1;
         cost_jctx c = ctx_for(&rd);

@@ -21,6 +21,11 @@
 /* The most part indices a group path may have: the library records levels in a
  * byte, and the bound keeps the recursive walks of the structure shallow. */
 #define COST_MAX_DEPTH 255
+/* Input bounds (docs/formats.md, "Limits"): a line is a record, far below this
+ * even with a "from" list of a million processes; a stream that is not a regular
+ * file (a pipe, a FIFO, a device) may never end, so only this much is taken. */
+#define COST_TRACE_LINE_MAX (1 << 24)
+#define COST_TRACE_STREAM_MAX ((size_t)1 << 28)
 
 typedef struct cost_group cost_group;
 

@@ -390,13 +390,7 @@ static void write_trace(core_run *run, core_proc *p)
     MPI_Gatherv(text, n, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, run->root.e.comm);
     if (p->pid == 0) {
         run->traced = 1;
-        FILE *f = core_trace_open(run);
-        if (f) {
-            core_trace_write_header(f, run);
-            fwrite(all, 1, (size_t)displs[P - 1] + (size_t)counts[P - 1], f);
-            core_trace_write_end(f, "complete", NULL);
-            fclose(f);
-        }
+        core_trace_finish(run, all, (size_t)displs[P - 1] + (size_t)counts[P - 1]);
     }
     free(text);
     free(all);

@@ -168,7 +168,7 @@ void eng_end(void)
         pthread_join(g.workers[i].thread, NULL);
         free(g.workers[i].altstack);
     }
-    core_trace_write(run, "complete", NULL);
+    core_trace_finish(run, NULL, 0);
     for (int i = 0; i < run->nprocs; i++) {
         core_proc_free(run->procs[i]);
         free(run->procs[i]);

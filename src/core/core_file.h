@@ -1,0 +1,45 @@
+/* core_file — files written whole or not at all, and input taken within bounds.
+ *
+ * Contract (writing): core_file_create opens a new file beside PATH (same
+ * directory, a name no other file has, created with O_EXCL so no link is ever
+ * followed; the mode of the PATH it replaces, or 0666 less the umask); the caller
+ * writes through w->f; core_file_commit flushes it, fsyncs it, closes it (each
+ * result checked) and renames it over PATH. PATH must be a regular file or
+ * absent, checked before and again just before the rename: a device, a
+ * directory, a FIFO or a symbolic link at PATH is never replaced or written
+ * through. On any failure the temporary is removed, PATH is left as it was, and
+ * the reason ("No space left on device", "not a regular file (a directory)", ...)
+ * is put into why; the caller names the file. A reader of PATH thus sees the old
+ * file or the whole new one, never a part.
+ *
+ * Contract (reading): core_file_is_regular tells whether a stream reads a
+ * regular file, whose size is what is present; readers bound what they take from
+ * anything else (a pipe, a FIFO, /dev/zero), which may never end.
+ */
+#ifndef POLYBSP_CORE_FILE_H
+#define POLYBSP_CORE_FILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct core_file {
+    FILE *f;    /* the temporary, open for writing */
+    char *tmp;  /* its name */
+    char *path; /* the file it becomes */
+} core_file;
+
+/* 0 when path is a regular file or absent; else -1 with the reason in why. */
+int core_file_check(const char *path, char *why, size_t whylen);
+/* 0 with w->f open on a new temporary beside path; else -1 with the reason. */
+int core_file_create(core_file *w, const char *path, char *why, size_t whylen);
+/* Makes the temporary path's content; 0, or -1 with the reason (nothing changed). */
+int core_file_commit(core_file *w, char *why, size_t whylen);
+/* Gives the temporary up: closed and removed. */
+void core_file_discard(core_file *w);
+/* The three in one: path gets exactly the len bytes of text. */
+int core_file_write(const char *path, const char *text, size_t len, char *why, size_t whylen);
+
+/* 1 when f reads a regular file, 0 otherwise (also for memory streams). */
+int core_file_is_regular(FILE *f);
+
+#endif
