@@ -164,13 +164,8 @@ void fft_constants_print(FILE *out, const fft_constants *c)
                 c->value[which], units[which], 100 * c->max_rel_error[which]);
 }
 
-int fft_constants_write(const char *path, const fft_constants *c, char *why, size_t size)
+void fft_constants_json(FILE *f, const fft_constants *c)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
-        return -1;
-    }
     char host[256] = "unknown", date[64] = "unknown";
     if (gethostname(host, sizeof host) != 0)
         strcpy(host, "unknown");
@@ -200,7 +195,18 @@ int fft_constants_write(const char *path, const fft_constants *c, char *why, siz
                 c->seconds[FFT_D][i], c->seconds[FFT_F][i], c->seconds[FFT_V][i],
                 i + 1 < c->nsizes ? "," : "");
     fprintf(f, "  ]\n}\n");
-    if (fclose(f) != 0) {
+}
+
+int fft_constants_write(const char *path, const fft_constants *c, char *why, size_t size)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
+        return -1;
+    }
+    fft_constants_json(f, c);
+    int failed = ferror(f);
+    if (fclose(f) != 0 || failed) {
         snprintf(why, size, "cannot write %s: %s", path, strerror(errno));
         return -1;
     }

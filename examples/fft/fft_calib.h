@@ -10,8 +10,9 @@
  *    each as the median of several batches, and fits each constant c of t = c*x
  *    by least squares through the origin. It runs on the calling thread only
  *    (no BSP calls); it returns 0, or -1 after printing one line if memory ran out.
- *  - fft_constants_write writes the JSON file described in docs/fft.md; 0 on
- *    success, -1 with the reason in why.
+ *  - fft_constants_json prints the JSON file described in docs/fft.md to f;
+ *    fft_constants_write writes it to path: 0 on success, -1 with the reason in
+ *    why.
  */
 #ifndef POLYBSP_FFT_CALIB_H
 #define POLYBSP_FFT_CALIB_H
@@ -35,6 +36,7 @@ typedef struct {
 
 int fft_calibrate(int hi, unsigned fftw_flags, fft_constants *c);
 void fft_constants_print(FILE *out, const fft_constants *c);
+void fft_constants_json(FILE *f, const fft_constants *c);
 int fft_constants_write(const char *path, const fft_constants *c, char *why, size_t size);
 
 #endif /* POLYBSP_FFT_CALIB_H */

@@ -15,10 +15,12 @@
 #include "cost/cost_trace.h"
 #include "cost/cost_tree.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *data_dir;
@@ -711,6 +713,47 @@ static void machine_roundtrip(void)
     remove(path2);
 }
 
+/* Writing replaces a regular file whole (keeping its mode), and refuses anything
+ * else at the path, a link included, leaving it and what it points to as they
+ * were; no temporary is left behind either way. */
+static void machine_write_whole(void)
+{
+    cost_machine m, back;
+    load_machine("machine.json", &m);
+    char dir[64], path[128], link[128], target[128], want[256];
+    snprintf(dir, sizeof dir, "/tmp/test_cost_whole_XXXXXX");
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    snprintf(link, sizeof link, "%s/link.json", dir);
+    snprintf(target, sizeof target, "%s/target", dir);
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL && fputs("old", f) >= 0 && fclose(f) == 0 && chmod(path, 0640) == 0);
+    CHECK(cost_machine_write(path, &m, err, sizeof err) == 0);
+    CHECK(cost_machine_read(path, &back, err, sizeof err) == 0 && back.g == m.g);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0640);
+
+    f = fopen(target, "w");
+    CHECK(f != NULL && fputs("keep", f) >= 0 && fclose(f) == 0 && symlink("target", link) == 0);
+    CHECK(cost_machine_write(link, &m, err, sizeof err) == -1);
+    snprintf(want, sizeof want, "%s: cannot write: not a regular file (a symbolic link)", link);
+    SAME_STR(err, want);
+    SAME_STR(slurp(target), "keep");
+    CHECK(cost_machine_write(dir, &m, err, sizeof err) == -1);
+    snprintf(want, sizeof want, "%s: cannot write: not a regular file (a directory)", dir);
+    SAME_STR(err, want);
+    CHECK(cost_machine_write("/dev/full", &m, err, sizeof err) == -1);
+    SAME_STR(err, "/dev/full: cannot write: not a regular file (a character device)");
+
+    int files = 0;
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        files += e->d_name[0] != '.';
+    CHECK(d != NULL && closedir(d) == 0);
+    CHECK(files == 3); /* m.json, target, link.json */
+    CHECK(remove(path) == 0 && remove(link) == 0 && remove(target) == 0 && rmdir(dir) == 0);
+}
+
 static void expect_write_error(cost_machine *m, const char *path, const char *want)
 {
     CHECK(cost_machine_write(path, m, err, sizeof err) == -1);
@@ -1072,6 +1115,7 @@ static const struct test_case cases[] = {
     {"machine_read_minimal", machine_read_minimal},
     {"machine_roundtrip", machine_roundtrip},
     {"machine_write_refuses", machine_write_refuses},
+    {"machine_write_whole", machine_write_whole},
     {"machine_read_groups", machine_read_groups},
     {"machine_roundtrip_groups", machine_roundtrip_groups},
     {"machine_write_refuses_groups", machine_write_refuses_groups},

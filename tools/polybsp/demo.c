@@ -7,12 +7,15 @@
  * from the trace and the machine file (BSP, EBSP, CCM), plus the paper's closed
  * formula (3) from the fitted constants; then one line naming the closest model.
  * Files (machine file, traces, constants) go to a temporary directory, removed at
- * the end unless --keep DIR names one to keep them in. Bad options: one line,
- * status 2; a step that fails: one line, status 1.
+ * the end unless --keep DIR names one to keep them in; each is written whole
+ * (core_file), and one whose name in DIR is taken by anything but a regular file
+ * stops the demo. Bad options: one line, status 2; a step that fails: one line,
+ * status 1.
  */
 #define _DEFAULT_SOURCE /* realpath, mkdtemp */
 #include "tool.h"
 
+#include "core/core_file.h"
 #include "cost/cost_machine.h"
 #include "cost/cost_model.h"
 #include "cost/cost_trace.h"
@@ -142,6 +145,9 @@ static int traced_fft(const char *dir, cost_trace *t, char *path, size_t size)
     bsp_init(fft_spmd, 0, NULL);
     fft_spmd();
     snprintf(path, size, "%s/fft-n%ld-p%d.jsonl", dir, job.n, job.procs);
+    char why[256];
+    if (core_file_check(path, why, sizeof why) != 0)
+        return fail(path, why);
     if (rename("polybsp-trace.jsonl", path) != 0)
         return fail("the trace", strerror(errno));
     if (cost_trace_read(path, t, err, sizeof err) != 0)
@@ -276,7 +282,11 @@ int cmd_demo(int argc, char **argv)
     printf("        D = %.4e s per element divided, F = %.4e s per m log2 m,\n"
            "        V = %.4e s per butterfly\n",
            fc.value[FFT_D], fc.value[FFT_F], fc.value[FFT_V]);
-    if (fft_constants_write(constants_path, &fc, err, sizeof err) != 0)
+    core_file w;
+    if (core_file_create(&w, constants_path, err, sizeof err) != 0)
+        return fail(constants_path, err);
+    fft_constants_json(w.f, &fc);
+    if (core_file_commit(&w, err, sizeof err) != 0)
         return fail(constants_path, err);
 
     /* Step 3: the traced runs. */

@@ -13,6 +13,7 @@
  */
 #include "tool.h"
 
+#include "core/core_file.h"
 #include "probe/probe.h"
 #include "probe/probe_measure.h"
 
@@ -25,7 +26,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 const char cmd_probe_help[] =
@@ -111,20 +111,22 @@ static int parse_list(const char *text, long least, long most, int even, long *o
     }
 }
 
-/* Refuses an output file that cannot be created, before minutes are spent measuring. */
+/* Refuses an output file that cannot be written, before minutes are spent
+ * measuring: it must be a regular file or absent (the new file replaces it
+ * whole, core_file), in a directory where a file can be created. */
 static int check_output(const char *path)
 {
-    char dir[PATH_MAX];
+    char dir[PATH_MAX], why[256];
     const char *slash = strrchr(path, '/');
     if (slash == NULL)
         strcpy(dir, ".");
     else
         snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    struct stat st;
-    int exists = stat(path, &st) == 0;
-    if (path[0] == '\0' || (exists && S_ISDIR(st.st_mode)) || (slash != NULL && slash[1] == '\0'))
+    if (path[0] == '\0' || (slash != NULL && slash[1] == '\0'))
         return tool_usage_error("probe: cannot write '%s': %s", path, strerror(EISDIR));
-    if (exists ? access(path, W_OK) != 0 : access(dir, W_OK) != 0)
+    if (core_file_check(path, why, sizeof why) != 0)
+        return tool_usage_error("probe: cannot write '%s': %s", path, why);
+    if (access(dir, W_OK) != 0)
         return tool_usage_error("probe: cannot write '%s': %s", path, strerror(errno));
     return 0;
 }
