@@ -270,7 +270,7 @@ void core_trace_create(core_run *run, const char *call)
     if (!atomic_compare_exchange_strong(&run->trace_file, &expected, CORE_TRACE_FILE_STARTED))
         return;
     char why[256];
-    if (save(run, NULL, 0, NULL, NULL, why, sizeof why) < 0)
+    if (save(run, "", 0, NULL, NULL, why, sizeof why) < 0) /* the header alone */
         cannot_write(run, call, why);
 }
 
