@@ -302,9 +302,11 @@ static int read_byprocs(cost_jctx *c, const json_t *root, cost_machine *m)
             return cost_jfail(c, key, "expected an object with P, oversubscribed, g and L");
         snprintf(c->path + len, sizeof c->path - len, "%s.", key);
         long long P;
-        int lo = i > 0 ? m->byprocs[i - 1].procs + 1 : 1;
-        if (cost_jint(c, e, "P", lo, INT_MAX, &P) < 0)
+        if (cost_jint(c, e, "P", 1, INT_MAX, &P) < 0)
             return -1;
+        if (i > 0 && P <= m->byprocs[i - 1].procs)
+            return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)",
+                              m->byprocs[i - 1].procs);
         const json_t *v = cost_jget(c, e, "oversubscribed", "true or false");
         if (v == NULL)
             return -1;
