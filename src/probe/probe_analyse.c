@@ -122,6 +122,24 @@ static double empty_average(const probe_data *d, const probe_group *g)
     return sum / (double)n;
 }
 
+/* The paper's least squares through the n points (x, y), then the relative fit
+ * through them and the empty superstep (h = 0, time empty); x and y have room for
+ * that one more point. A relative fit that cannot be made (no time > 0) falls
+ * back to the paper's line. */
+static int both_fits(double *x, double *y, size_t n, double empty, double *L, double *g,
+                     double *rel_L, double *rel_g)
+{
+    if (cost_fit_line(x, y, n, L, g) != 0)
+        return -1;
+    x[n] = 0;
+    y[n] = empty;
+    if (probe_fit_relative(x, y, n + 1, rel_L, rel_g) != 0) {
+        *rel_L = *L;
+        *rel_g = *g;
+    }
+    return 0;
+}
+
 /* Table 12 for one primitive and operator in one group: the line through every
  * pattern's (h, T_average(h)); with @ = sum the patterns share each h, and this is
  * the least squares fit of the paper's T_average(h). Then the relative fit through
@@ -140,19 +158,13 @@ static int overall_fit(const probe_data *d, probe_group *g, probe_prim prim, int
                 return -1;
             n++;
         }
-    if (cost_fit_line(x, y, n, &o->L, &o->g) != 0)
+    o->empty = empty_average(d, g);
+    if (both_fits(x, y, n, o->empty, &o->L, &o->g, &o->rel_L, &o->rel_g) != 0)
         return -1;
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += fabs(y[i] - (o->L + o->g * x[i])) / y[i];
     *residual = 100.0 * sum / (double)n;
-    o->empty = empty_average(d, g);
-    x[n] = 0;
-    y[n] = o->empty;
-    if (probe_fit_relative(x, y, n + 1, &o->rel_L, &o->rel_g) != 0) {
-        o->rel_L = o->L;
-        o->rel_g = o->g;
-    }
     return 0;
 }
 
@@ -257,16 +269,8 @@ static int procs_fit(const probe_data *d, size_t p, int op, probe_pfit *f)
         }
     f->P = d->procs[p];
     f->over = d->procs[p] > d->cores;
-    if (cost_fit_line(x, y, n, &f->L, &f->g) != 0)
-        return -1;
     f->empty = mean_at(d, p, probe_empty_cell(d->nsizes));
-    x[n] = 0;
-    y[n] = f->empty;
-    if (probe_fit_relative(x, y, n + 1, &f->rel_L, &f->rel_g) != 0) {
-        f->rel_L = f->L;
-        f->rel_g = f->g;
-    }
-    return 0;
+    return both_fits(x, y, n, f->empty, &f->L, &f->g, &f->rel_L, &f->rel_g);
 }
 
 /* BSP*: the plane through (s, n, T) of the BSP* cells at the first group's P. */
