@@ -359,7 +359,10 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     /* Plan: every (P, cell) gets an equal share of what is left of the patterns'
      * share of the budget. */
     if (rc == 0) {
-        double share = fmax(0.0, t->pattern_share * o->budget - elapsed(&r)) / (double)grid;
+        size_t active = 0; /* the (P, cell) measured: a pattern outside its H_Π is not */
+        for (size_t i = 0; i < grid; i++)
+            active += reps[i] > 0;
+        double share = fmax(0.0, t->pattern_share * o->budget - elapsed(&r)) / (double)active;
         double total = 0;
         for (size_t i = 0; i < grid; i++) {
             double n = floor(share / fmax(cost[i], 1e-9));
