@@ -225,9 +225,10 @@ static void fill_identity(cost_machine *m, const probe_options *o)
     }
 }
 
-/* Writes the machine file with the fits a model can use: g > 0. A pattern whose
- * times hardly grow with h can get a line that noise tilted down; its tables are
- * printed all the same, and it is left out of the file (as not measured). */
+/* Writes the machine file with the fits a model can use: g > 0. A pattern or a
+ * P whose times hardly grow with h can get a line that noise tilted down; its
+ * tables are printed all the same, and it is left out of the file (as not
+ * measured: predict then refuses a trace of that P, naming the others). */
 static int write_machine(FILE *out, const char *path, const cost_machine *m, char *err,
                          size_t errlen)
 {
@@ -248,6 +249,15 @@ static int write_machine(FILE *out, const char *path, const cost_machine *m, cha
                 fprintf(out, "note        %s %s: g <= 0 (noise dominates), left out of the file\n",
                         prim_name[prim], cost_pattern_name((cost_pattern)pat));
             }
+    size_t kept = 0;
+    for (size_t i = 0; i < m->nbyprocs; i++) {
+        if (m->byprocs[i].g > 0)
+            usable.byprocs[kept++] = m->byprocs[i];
+        else
+            fprintf(out, "note        P = %d: g <= 0 (noise dominates), left out of by_procs\n",
+                    m->byprocs[i].procs);
+    }
+    usable.nbyprocs = kept;
     if (cost_machine_write(path, &usable, err, errlen) != 0)
         return -1;
     fprintf(out, "machine     written to %s\n", path);

@@ -47,6 +47,7 @@ if [ "$fail" = 1 ]; then
 fi
 # Fits the probe reported as noise-dominated (a busy machine) may be absent.
 absent=$(sed -n -e 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' \
-    -e 's/^note  *D-BSP level \([0-9]*\): g <= 0.*/dbsp.\1/p' "$out.stdout")
+    -e 's/^note  *D-BSP level \([0-9]*\): g <= 0.*/dbsp.\1/p' \
+    -e 's/^note  *P = \([0-9]*\): g <= 0.*/P\1/p' "$out.stdout")
 # shellcheck disable=SC2086
 exec "$checker" "$out" "$procs" $absent
