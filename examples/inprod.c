@@ -5,12 +5,14 @@
  * x[i] with i mod p = s. Each process sums its part, puts the partial sum into
  * every process, and after one sync every process adds the p partial sums.
  * Process 0 prints x.x and checks it against the closed form n(n+1)(2n+1)/6;
- * the exit status is 1 if they differ.
+ * the exit status is 1 if they differ. The supersteps declare their flops with
+ * bsp_trace_ops, so that `polybsp predict --work ops` can predict a trace of it.
  *
  * As in BSPlib, only process 0 is guaranteed to run main before bsp_begin, so n
  * is read there and sent to the other processes with bsp_put.
  */
 #include <bsp.h>
+#include <polybsp.h>
 
 #include <errno.h>
 #include <float.h>
@@ -63,6 +65,7 @@ static void spmd(void)
     for (int i = 0; i < nlocal; i++)
         x[i] = (double)i * p + s + 1; /* global index i*p+s holds the value i*p+s+1 */
     double mine = local_inprod(nlocal, x, x);
+    bsp_trace_ops(2.0 * nlocal); /* a multiply and an add per component */
     for (int t = 0; t < p; t++)
         bsp_put(t, &mine, partial, s * (int)sizeof mine, sizeof mine);
     bsp_sync();
@@ -71,6 +74,7 @@ static void spmd(void)
     double alpha = 0.0;
     for (int t = 0; t < p; t++)
         alpha += partial[t];
+    bsp_trace_ops(p);
     double elapsed = bsp_time() - start;
     bsp_pop_reg(partial);
     bsp_sync();

@@ -144,6 +144,15 @@ static const char *flag_name(const fft_constants *c, int upper)
     return upper ? (estimate ? "ESTIMATE" : "MEASURE") : (estimate ? "estimate" : "measure");
 }
 
+double fft_formula3(const fft_constants *c, double g, double L, long n, int P)
+{
+    double m = (double)n / P;
+    double t = c->value[FFT_D] * m + c->value[FFT_F] * m * log2(m);
+    for (double part = m; part < (double)n; part *= 2) /* part = n·2^i/P */
+        t += L + g * FFT_ELEMENT_BYTES * part + c->value[FFT_V] * part;
+    return t;
+}
+
 void fft_constants_print(FILE *out, const fft_constants *c)
 {
     fprintf(out, "calibrate: one process, FFTW_%s, sizes 2^%d .. 2^%d\n", flag_name(c, 1),

@@ -35,6 +35,13 @@ typedef struct {
 } fft_constants;
 
 int fft_calibrate(int hi, unsigned fftw_flags, fft_constants *c);
+/* Formula (3) of seeds/000, the time of the dc FFT of n elements on P = 2^k
+ * processes, from the constants alone (nothing measured from a run):
+ *     T = D·(n/P) + F·(n/P)·log2(n/P) + Σ_{i=0}^{log2 P − 1} (L + g·h_i + V·n·2^i/P)
+ * with h_i = n·2^i/P elements of FFT_ELEMENT_BYTES each (g is per byte). */
+double fft_formula3(const fft_constants *c, double g, double L, long n, int P);
+
+#define FFT_ELEMENT_BYTES 16 /* one complex double */
 void fft_constants_print(FILE *out, const fft_constants *c);
 void fft_constants_json(FILE *f, const fft_constants *c);
 int fft_constants_write(const char *path, const fft_constants *c, char *why, size_t size);

@@ -36,9 +36,26 @@ static const cost_machine *api_machine(const char *call)
     return &machine;
 }
 
-double bsp_g(void) { return api_machine("bsp_g")->g; }
+/* The machine's BSP line for the running P: its own (by_procs) when the file
+ * has one, else the overall one, as `polybsp predict` chooses. */
+static const cost_procs_fit *line_of_run(const cost_machine *m)
+{
+    return cost_machine_procs_fit(m, (int)bsp_nprocs());
+}
 
-double bsp_L(void) { return api_machine("bsp_L")->L; }
+double bsp_g(void)
+{
+    const cost_machine *m = api_machine("bsp_g");
+    const cost_procs_fit *f = line_of_run(m);
+    return f ? f->g : m->g;
+}
+
+double bsp_L(void)
+{
+    const cost_machine *m = api_machine("bsp_L");
+    const cost_procs_fit *f = line_of_run(m);
+    return f ? f->L : m->L;
+}
 
 double bsp_gstar(void) { return api_machine("bsp_gstar")->gstar; }
 

@@ -40,6 +40,24 @@ const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *na
     return NULL;
 }
 
+const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P)
+{
+    for (size_t i = 0; i < m->nbyprocs; i++)
+        if (m->byprocs[i].procs == P)
+            return &m->byprocs[i];
+    return NULL;
+}
+
+const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P)
+{
+    const cost_procs_fit *f = cost_machine_procs_fit(m, P);
+    if (f != NULL) {
+        m->g = f->g;
+        m->L = f->L;
+    }
+    return f;
+}
+
 /* ---- reading ---- */
 
 /* Descends into the optional object member key of obj: returns it and extends
@@ -263,6 +281,48 @@ static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
     return 0;
 }
 
+/* by_procs: one BSP line per P, P increasing (absent in older files). */
+static int read_byprocs(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    char want[80];
+    snprintf(want, sizeof want, "an array of 1 to %d objects with P, oversubscribed, g and L",
+             COST_MAX_PROCS);
+    const json_t *a = json_object_get(root, "by_procs");
+    if (a == NULL)
+        return 0;
+    size_t n = json_array_size(a);
+    if (!json_is_array(a) || n == 0 || n > COST_MAX_PROCS)
+        return cost_jfail(c, "by_procs", "expected %s", want);
+    size_t len = strlen(c->path);
+    for (size_t i = 0; i < n; i++) {
+        const json_t *e = json_array_get(a, i);
+        cost_procs_fit *f = &m->byprocs[i];
+        char key[32];
+        snprintf(key, sizeof key, "by_procs[%zu]", i);
+        if (!json_is_object(e))
+            return cost_jfail(c, key, "expected an object with P, oversubscribed, g and L");
+        snprintf(c->path + len, sizeof c->path - len, "%s.", key);
+        long long P;
+        if (cost_jint(c, e, "P", 1, INT_MAX, &P) < 0)
+            return -1;
+        if (i > 0 && P <= m->byprocs[i - 1].procs)
+            return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)",
+                              m->byprocs[i - 1].procs);
+        const json_t *v = cost_jget(c, e, "oversubscribed", "true or false");
+        if (v == NULL)
+            return -1;
+        if (!json_is_boolean(v))
+            return cost_jfail(c, "oversubscribed", "expected true or false");
+        if (cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0)
+            return -1;
+        f->procs = (int)P;
+        f->oversubscribed = json_is_true(v);
+        c->path[len] = '\0';
+    }
+    m->nbyprocs = n;
+    return 0;
+}
+
 /* A CCM cost function {"a", "b", "c"}: member key of obj, required. */
 static int read_fn(cost_jctx *c, const json_t *obj, const char *key, cost_ccm_fn *f)
 {
@@ -368,7 +428,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
     int rc = read_section(c, root, "bsp", "an object with g and L", gl, gl_bounds, bsp_outs, 2);
     if (rc == 0)
         return cost_jfail(c, "bsp", "missing (expected an object with g and L)");
-    if (rc < 0 || read_patterns(c, root, m) < 0)
+    if (rc < 0 || read_byprocs(c, root, m) < 0 || read_patterns(c, root, m) < 0)
         return -1;
 
     int failed = 0;
@@ -539,6 +599,24 @@ static void put_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits
     fputs("\n    }", f);
 }
 
+static void put_byprocs(FILE *f, const cost_machine *m)
+{
+    size_t n = m->nbyprocs <= COST_MAX_PROCS ? m->nbyprocs : COST_MAX_PROCS;
+    if (n == 0)
+        return;
+    fputs(",\n  \"by_procs\": [", f);
+    for (size_t i = 0; i < n; i++) {
+        const cost_procs_fit *p = &m->byprocs[i];
+        fprintf(f, "%s\n    {\"P\": %d, \"oversubscribed\": %s, \"g\": ", i > 0 ? "," : "",
+                p->procs, p->oversubscribed ? "true" : "false");
+        cost_jput_num(f, p->g);
+        fputs(", \"L\": ", f);
+        cost_jput_num(f, p->L);
+        fputc('}', f);
+    }
+    fputs("\n  ]", f);
+}
+
 static void put_dbsp(FILE *f, const cost_machine *m)
 {
     size_t n = m->nlevels <= COST_MAX_LEVELS ? m->nlevels : COST_MAX_LEVELS;
@@ -617,6 +695,7 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
     fputs(", \"L\": ", f);
     cost_jput_num(f, m->L);
     fputc('}', f);
+    put_byprocs(f, m);
     if (any_measured(m->put) || any_measured(m->hpput)) {
         int first = 1;
         fputs(",\n  \"patterns\": {", f);

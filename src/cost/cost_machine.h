@@ -59,6 +59,14 @@ typedef struct cost_ccm_coll {
     cost_ccm_fn f;
 } cost_ccm_coll;
 
+/* The BSP line of one P alone (by_procs): what predict uses for a trace of that P,
+ * fitted apart from the other P values since an oversubscribed P behaves otherwise. */
+typedef struct cost_procs_fit {
+    int procs;
+    int oversubscribed; /* 1 when procs exceeded the cores */
+    double g, L;        /* seconds per byte, seconds */
+} cost_procs_fit;
+
 typedef struct cost_machine {
     int version;
     char host[128];
@@ -70,6 +78,8 @@ typedef struct cost_machine {
     int oversubscribed;        /* 1 when some P exceeded the cores */
     int h_sum;                 /* 1: h = in + out; 0: h = max(in, out) */
     double g, L;               /* overall BSP fit (table 12) */
+    size_t nbyprocs;           /* 0 in files of before the per-P fits */
+    cost_procs_fit byprocs[COST_MAX_PROCS];
     cost_pattern_fit put[COST_NPATTERNS], hpput[COST_NPATTERNS];
     size_t nsizes; /* table 11 */
     double t11_h[COST_MAX_SIZES], t11_averr[COST_MAX_SIZES], t11_maxerr[COST_MAX_SIZES];
@@ -88,6 +98,11 @@ const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
 /* The D-BSP level or the CCM cost function of a collective; NULL when absent. */
 const cost_level *cost_machine_level(const cost_machine *m, int level);
 const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name);
+/* The fit of by_procs for P processes; NULL when the file has none for P. */
+const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);
+/* Makes m's bsp g and L those of P's by_procs line and returns it; NULL, m
+ * unchanged, when the file has no line for P. */
+const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);
 /* The same from an open stream; name is what error lines call the file. The
  * fuzzer reads from memory with it. */

@@ -1,7 +1,8 @@
 /* probe — `polybsp probe`: calibrate this machine the way paper 000 does.
  *
  * Contract: probe_run measures the five patterns with bsp_put and bsp_hpput at
- * every h-relation size and P asked, the BSP* cells and the computation rate;
+ * every h-relation size and every P of each pattern's H_Π (probe_in_H), the empty
+ * superstep, the BSP* cells and the computation rate;
  * then the D-BSP levels of the largest P (probe_levels.h) and the CCM cost
  * functions at two or more P (probe_ccm.h); all in about budget seconds (never
  * less than a minimum number of samples per cell). It prints tables Π.1, Π.2,
@@ -28,11 +29,16 @@
 #include <stdio.h>
 
 #define PROBE_MAX_BYTES (1L << 28) /* largest h-relation accepted: 256 MiB */
+/* Samples per cell at most, unless --experiments says otherwise (the paper ran
+ * 500; the budget usually stops well before on a small machine). */
+#define PROBE_DEFAULT_EXPERIMENTS 100
+#define PROBE_MAX_EXPERIMENTS 100000
 
 typedef struct probe_options {
     const char *output; /* the machine file */
     double budget;      /* seconds */
     int quick;          /* a tiny run: few sizes, few samples (for tests) */
+    int experiments;    /* samples per cell at most; 0: the default */
     size_t nprocs;
     int procs[COST_MAX_PROCS]; /* ascending, distinct, >= 2 */
     size_t nsizes;
@@ -44,7 +50,7 @@ typedef struct probe_options {
     void *ctx;
 } probe_options;
 
-/* The sizes of the paper (6720 ... 1720320 bytes) after small ones where latency dominates. */
+/* The sizes of the paper (6720 ... 1720320 bytes). */
 extern const long probe_default_sizes[];
 extern const size_t probe_default_nsizes;
 /* The sizes of a --quick run. */

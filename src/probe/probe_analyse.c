@@ -10,6 +10,7 @@
 #include <string.h>
 
 enum { OP_MAX = 0, OP_SUM = 1 };
+enum { MAX_POINTS = COST_NPATTERNS * COST_MAX_SIZES * COST_MAX_PROCS + 1 };
 
 static double quantile(const double *sorted, size_t n, double q)
 {
@@ -21,64 +22,155 @@ static double quantile(const double *sorted, size_t n, double q)
 void probe_stat_of(double *v, size_t n, probe_stat *out)
 {
     out->n = n;
+    if (n == 0) {
+        out->mean = out->median = out->spread = NAN;
+        return;
+    }
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    out->mean = sum / (double)n;
     out->median = cost_median(v, n);
     double iqr = quantile(v, n, 0.75) - quantile(v, n, 0.25);
     /* A median of 0 (a clock too coarse for the cell) has no relative spread. */
     out->spread = out->median > 0 ? 100.0 * iqr / out->median : 0;
 }
 
-static double median_at(const probe_data *d, size_t p, size_t cell)
+int probe_in_H(cost_pattern pat, int P, int most)
 {
-    return d->stat[p * d->ncells + cell].median;
+    return pat == COST_EXCHANGE || pat == COST_PINGPONG || P >= 4 || most < 4;
+}
+
+/* Weighted least squares with weights 1/y²: each point counts by its relative
+ * error, so a superstep of a microsecond weighs as much as one of a millisecond. */
+int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b)
+{
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, xmin = INFINITY, xmax = -INFINITY;
+    for (size_t i = 0; i < n; i++) {
+        if (!(y[i] > 0) || !isfinite(x[i]))
+            continue;
+        double w = 1.0 / (y[i] * y[i]);
+        sw += w;
+        sx += w * x[i];
+        sy += w * y[i];
+        sxx += w * x[i] * x[i];
+        sxy += w * x[i] * y[i];
+        xmin = fmin(xmin, x[i]);
+        xmax = fmax(xmax, x[i]);
+    }
+    double det = sw * sxx - sx * sx;
+    if (!(xmax > xmin) || !(det > 0))
+        return -1;
+    *b = (sw * sxy - sx * sy) / det;
+    *a = (sy - *b * sx) / sw;
+    return 0;
+}
+
+static double mean_at(const probe_data *d, size_t p, size_t cell)
+{
+    return d->stat[p * d->ncells + cell].mean;
+}
+
+static int most_procs(const probe_data *d) { return d->procs[d->nprocs - 1]; }
+
+/* Whether procs[p] belongs to the group. */
+static int in_group(const probe_data *d, const probe_group *g, size_t p)
+{
+    return (d->procs[p] > d->cores) == g->over;
+}
+
+static int in_H(const probe_data *d, cost_pattern pat, size_t p)
+{
+    return probe_in_H(pat, d->procs[p], most_procs(d));
 }
 
 /* h of a pattern cell under an operator; the same for every P by construction. */
 static int h_of(const probe_data *d, cost_pattern pattern, size_t size, int op, double *h)
 {
     long bytes, msgs;
-    if (probe_relation(pattern, d->procs[0], d->sizes[size], 1, op, &bytes, &msgs) != 0)
+    if (probe_relation(pattern, most_procs(d), d->sizes[size], 1, op, &bytes, &msgs) != 0)
         return -1;
     *h = (double)bytes;
     return 0;
 }
 
-/* T_average of one pattern at one size: the mean over the P values. */
-static double t_average(const probe_data *d, probe_prim prim, cost_pattern pattern, size_t size)
+/* T_average of one pattern at one size in a group: the mean over the group's P of
+ * H_Π; NaN when there is none. */
+static double t_average(const probe_data *d, const probe_group *g, probe_prim prim,
+                        cost_pattern pattern, size_t size)
 {
     double sum = 0;
+    size_t n = 0;
     for (size_t p = 0; p < d->nprocs; p++)
-        sum += median_at(d, p, probe_cell_index(prim, pattern, size, d->nsizes));
-    return sum / (double)d->nprocs;
+        if (in_group(d, g, p) && in_H(d, pattern, p)) {
+            sum += mean_at(d, p, probe_cell_index(prim, pattern, size, d->nsizes));
+            n++;
+        }
+    return n ? sum / (double)n : NAN;
 }
 
-/* Table 12 for one primitive and operator: the line through every pattern's
- * (h, T_average(h)). With @ = sum all five patterns share each h, and this is the
- * least squares fit of the paper's T_average(h); with @ = max, Exchange and
- * AllToAll sit at h/2, and the same points still define the line. */
-static int overall_fit(const probe_data *d, probe_prim prim, int op, double *L, double *g,
-                       double *residual)
+/* The empty superstep's average over the group's P. */
+static double empty_average(const probe_data *d, const probe_group *g)
 {
-    size_t n = COST_NPATTERNS * d->nsizes;
-    double x[COST_NPATTERNS * COST_MAX_SIZES], y[COST_NPATTERNS * COST_MAX_SIZES];
+    double sum = 0;
+    size_t n = 0;
+    for (size_t p = 0; p < d->nprocs; p++)
+        if (in_group(d, g, p)) {
+            sum += mean_at(d, p, probe_empty_cell(d->nsizes));
+            n++;
+        }
+    return sum / (double)n;
+}
+
+/* The paper's least squares through the n points (x, y), then the relative fit
+ * through them and the empty superstep (h = 0, time empty); x and y have room for
+ * that one more point. A relative fit that cannot be made (no time > 0) falls
+ * back to the paper's line. */
+static int both_fits(double *x, double *y, size_t n, double empty, double *L, double *g,
+                     double *rel_L, double *rel_g)
+{
+    if (cost_fit_line(x, y, n, L, g) != 0)
+        return -1;
+    x[n] = 0;
+    y[n] = empty;
+    if (probe_fit_relative(x, y, n + 1, rel_L, rel_g) != 0) {
+        *rel_L = *L;
+        *rel_g = *g;
+    }
+    return 0;
+}
+
+/* Table 12 for one primitive and operator in one group: the line through every
+ * pattern's (h, T_average(h)); with @ = sum the patterns share each h, and this is
+ * the least squares fit of the paper's T_average(h). Then the relative fit through
+ * the same points and the empty superstep. */
+static int overall_fit(const probe_data *d, probe_group *g, probe_prim prim, int op,
+                       probe_overall *o, double *residual)
+{
+    double x[MAX_POINTS], y[MAX_POINTS];
+    size_t n = 0;
     for (int pat = 0; pat < COST_NPATTERNS; pat++)
         for (size_t k = 0; k < d->nsizes; k++) {
-            size_t i = (size_t)pat * d->nsizes + k;
-            if (h_of(d, (cost_pattern)pat, k, op, &x[i]) != 0)
+            y[n] = t_average(d, g, prim, (cost_pattern)pat, k);
+            if (isnan(y[n]))
+                continue;
+            if (h_of(d, (cost_pattern)pat, k, op, &x[n]) != 0)
                 return -1;
-            y[i] = t_average(d, prim, (cost_pattern)pat, k);
+            n++;
         }
-    if (cost_fit_line(x, y, n, L, g) != 0)
+    o->empty = empty_average(d, g);
+    if (both_fits(x, y, n, o->empty, &o->L, &o->g, &o->rel_L, &o->rel_g) != 0)
         return -1;
     double sum = 0;
     for (size_t i = 0; i < n; i++)
-        sum += fabs(y[i] - (*L + *g * x[i])) / y[i];
+        sum += fabs(y[i] - (o->L + o->g * x[i])) / y[i];
     *residual = 100.0 * sum / (double)n;
     return 0;
 }
 
 /* Table 11's AvErr and MaxErr of one row, each pattern against its own model value:
- * under @ = max the five patterns of a row have different h, hence different
- * g·h + L (under @ = sum these are exactly the paper's formulas). */
+ * under @ = max the patterns of a row have different h, hence different g·h + L
+ * (under @ = sum these are exactly the paper's formulas). */
 static double row_averr(const double *t, const double *model, size_t n)
 {
     double dev = 0, sum = 0;
@@ -99,68 +191,108 @@ static double row_maxerr(const double *t, const double *model, size_t n)
     return 100.0 * dev / least;
 }
 
-static int table11(const probe_data *d, probe_prim prim, int op, probe_overall *o)
+static int table11(const probe_data *d, const probe_group *g, probe_prim prim, int op,
+                   probe_overall *o)
 {
     for (size_t k = 0; k < d->nsizes; k++) {
-        double t[COST_NPATTERNS], model[COST_NPATTERNS];
+        double t[COST_NPATTERNS], model[COST_NPATTERNS], h;
+        size_t n = 0;
         for (int pat = 0; pat < COST_NPATTERNS; pat++) {
-            double h;
+            t[n] = t_average(d, g, prim, (cost_pattern)pat, k);
+            if (isnan(t[n]))
+                continue;
             if (h_of(d, (cost_pattern)pat, k, op, &h) != 0)
                 return -1;
-            t[pat] = t_average(d, prim, (cost_pattern)pat, k);
-            model[pat] = o->L + o->g * h;
+            model[n++] = o->L + o->g * h;
         }
-        o->averr[k] = row_averr(t, model, COST_NPATTERNS);
-        o->maxerr[k] = row_maxerr(t, model, COST_NPATTERNS);
+        o->averr[k] = row_averr(t, model, n);
+        o->maxerr[k] = row_maxerr(t, model, n);
     }
     return 0;
 }
 
-/* Tables Π.1 and Π.2 of one pattern and primitive. */
-static int pattern_fit(const probe_data *d, probe_prim prim, cost_pattern pat, int op,
-                       cost_pattern_fit *f)
+/* Tables Π.1 and Π.2 of one pattern and primitive in one group. */
+static int pattern_fit(const probe_data *d, probe_group *g, probe_prim prim, cost_pattern pat,
+                       int op)
 {
-    double x[COST_MAX_PROCS * COST_MAX_SIZES], y[COST_MAX_PROCS * COST_MAX_SIZES];
-    size_t n = 0, top = d->nprocs - 1;
+    cost_pattern_fit *f = &g->fit[prim][pat];
+    double x[MAX_POINTS], y[MAX_POINTS];
+    size_t n = 0, top = 0, np = 0;
+    for (size_t p = 0; p < d->nprocs; p++)
+        if (in_group(d, g, p) && in_H(d, pat, p)) {
+            top = p;
+            np++;
+        }
+    f->measured = 0;
+    if (np == 0)
+        return 0;
     for (size_t k = 0; k < d->nsizes; k++) {
         if (h_of(d, pat, k, op, &f->h[k]) != 0)
             return -1;
-        for (size_t p = 0; p < d->nprocs; p++) {
-            x[n] = f->h[k];
-            y[n++] = median_at(d, p, probe_cell_index(prim, pat, k, d->nsizes));
-        }
+        for (size_t p = 0; p < d->nprocs; p++)
+            if (in_group(d, g, p) && in_H(d, pat, p)) {
+                x[n] = f->h[k];
+                y[n++] = mean_at(d, p, probe_cell_index(prim, pat, k, d->nsizes));
+            }
     }
     if (cost_fit_line(x, y, n, &f->L, &f->g) != 0)
         return -1;
     f->measured = 1;
     f->nsizes = d->nsizes;
+    g->top[pat] = d->procs[top];
     for (size_t k = 0; k < d->nsizes; k++) {
         double t[COST_MAX_PROCS];
+        size_t m = 0, cell = probe_cell_index(prim, pat, k, d->nsizes);
         for (size_t p = 0; p < d->nprocs; p++)
-            t[p] = median_at(d, p, probe_cell_index(prim, pat, k, d->nsizes));
-        f->time[k] = t[top];
-        f->maxerr[k] = cost_maxerr(t, d->nprocs, f->L + f->g * f->h[k]);
+            if (in_group(d, g, p) && in_H(d, pat, p))
+                t[m++] = mean_at(d, p, cell);
+        const probe_stat *at_top = &d->stat[top * d->ncells + cell];
+        f->time[k] = at_top->mean;
+        f->maxerr[k] = cost_maxerr(t, m, f->L + f->g * f->h[k]);
+        g->median[prim][pat][k] = at_top->median;
+        g->spread[prim][pat][k] = at_top->spread;
     }
     return 0;
 }
 
-/* BSP*: the plane through (s, n, T) of the BSP* cells at every P. */
+/* One P alone, bsp_put: its patterns of H_Π and, for the relative fit, its empty
+ * superstep. */
+static int procs_fit(const probe_data *d, size_t p, int op, probe_pfit *f)
+{
+    double x[MAX_POINTS], y[MAX_POINTS];
+    size_t n = 0;
+    for (int pat = 0; pat < COST_NPATTERNS; pat++)
+        for (size_t k = 0; k < d->nsizes && in_H(d, (cost_pattern)pat, p); k++) {
+            if (h_of(d, (cost_pattern)pat, k, op, &x[n]) != 0)
+                return -1;
+            y[n++] = mean_at(d, p, probe_cell_index(PROBE_PUT, (cost_pattern)pat, k, d->nsizes));
+        }
+    f->P = d->procs[p];
+    f->over = d->procs[p] > d->cores;
+    f->empty = mean_at(d, p, probe_empty_cell(d->nsizes));
+    return both_fits(x, y, n, f->empty, &f->L, &f->g, &f->rel_L, &f->rel_g);
+}
+
+/* BSP*: the plane through (s, n, T) of the BSP* cells at the first group's P. */
 static int bspstar(const probe_data *d, int op, probe_summary *s)
 {
-    size_t first = probe_cell_index(PROBE_NPRIMS, 0, 0, d->nsizes);
+    const probe_group *g = &s->group[s->first];
+    size_t first = probe_empty_cell(d->nsizes) + 1;
     size_t cap = (d->ncells - first) * d->nprocs, n = 0;
     double *x1 = malloc((cap + 1) * sizeof *x1), *x2 = malloc((cap + 1) * sizeof *x2);
     double *y = malloc((cap + 1) * sizeof *y);
     int rc = x1 && x2 && y ? 0 : -1;
     for (size_t c = first; c < d->ncells && rc == 0; c++)
         for (size_t p = 0; p < d->nprocs && rc == 0; p++) {
+            if (!in_group(d, g, p))
+                continue;
             const probe_cell *cell = &d->cells[c];
             long bytes, msgs;
             rc =
                 probe_relation(cell->pattern, d->procs[p], cell->h, cell->split, op, &bytes, &msgs);
             x1[n] = (double)bytes;
             x2[n] = (double)msgs;
-            y[n++] = median_at(d, p, c);
+            y[n++] = mean_at(d, p, c);
         }
     double L, gstar, gB;
     s->bspstar_cells = d->ncells - first;
@@ -175,55 +307,80 @@ static int bspstar(const probe_data *d, int op, probe_summary *s)
     return rc;
 }
 
+/* The median spread over the cells measured. */
 static double median_spread(const probe_data *d)
 {
-    size_t n = d->nprocs * d->ncells;
-    double *v = malloc(n * sizeof *v);
+    size_t n = 0;
+    double *v = malloc(d->nprocs * d->ncells * sizeof *v);
     if (v == NULL)
         return NAN;
-    for (size_t i = 0; i < n; i++)
-        v[i] = d->stat[i].spread;
+    for (size_t i = 0; i < d->nprocs * d->ncells; i++)
+        if (d->stat[i].n > 0)
+            v[n++] = d->stat[i].spread;
     double m = cost_median(v, n);
     free(v);
     return m;
 }
 
+/* The paper's tables of one group under operator op. */
+static int group_tables(const probe_data *d, probe_group *g, int op)
+{
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+        probe_overall *o = &g->overall[prim];
+        double residual;
+        if (overall_fit(d, g, (probe_prim)prim, op, o, &residual) != 0 ||
+            table11(d, g, (probe_prim)prim, op, o) != 0)
+            return -1;
+        for (int pat = 0; pat < COST_NPATTERNS; pat++)
+            if (pattern_fit(d, g, (probe_prim)prim, (cost_pattern)pat, op) != 0)
+                return -1;
+    }
+    return 0;
+}
+
 int probe_analyse(const probe_data *d, probe_summary *s, char *err, size_t errlen)
 {
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        for (int op = OP_MAX; op <= OP_SUM; op++) {
-            probe_overall *o = &s->overall[prim];
-            if (overall_fit(d, (probe_prim)prim, op, &o->L, &o->g, &o->residual[op]) != 0)
-                goto fail;
-        }
-    int op = s->overall[PROBE_PUT].residual[OP_SUM] <= s->overall[PROBE_PUT].residual[OP_MAX]
-                 ? OP_SUM
-                 : OP_MAX;
-    s->m.h_sum = op == OP_SUM;
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
-        probe_overall *o = &s->overall[prim];
-        double ignored;
-        if (overall_fit(d, (probe_prim)prim, op, &o->L, &o->g, &ignored) != 0 ||
-            table11(d, (probe_prim)prim, op, o) != 0)
-            goto fail;
-        cost_pattern_fit *fits = prim == PROBE_PUT ? s->m.put : s->m.hpput;
-        for (int pat = 0; pat < COST_NPATTERNS; pat++) {
-            if (pattern_fit(d, (probe_prim)prim, (cost_pattern)pat, op, &fits[pat]) != 0)
-                goto fail;
-            for (size_t k = 0; k < d->nsizes; k++)
-                s->spread[prim][pat][k] =
-                    d->stat[(d->nprocs - 1) * d->ncells +
-                            probe_cell_index((probe_prim)prim, (cost_pattern)pat, k, d->nsizes)]
-                        .spread;
-        }
+    for (int over = 0; over < 2; over++) {
+        probe_group *g = &s->group[over];
+        g->over = over;
+        g->nprocs = 0;
+        for (size_t p = 0; p < d->nprocs; p++)
+            if (in_group(d, g, p))
+                g->procs[g->nprocs++] = d->procs[p];
+        g->present = g->nprocs > 0;
     }
-    s->m.g = s->overall[PROBE_PUT].g;
-    s->m.L = s->overall[PROBE_PUT].L;
+    s->first = s->group[0].present ? 0 : 1;
+    probe_group *first = &s->group[s->first];
+    for (int op = OP_MAX; op <= OP_SUM; op++)
+        for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+            probe_overall *o = &first->overall[prim];
+            if (overall_fit(d, first, (probe_prim)prim, op, o, &o->residual[op]) != 0)
+                goto fail;
+        }
+    int op =
+        first->overall[PROBE_PUT].residual[OP_SUM] <= first->overall[PROBE_PUT].residual[OP_MAX]
+            ? OP_SUM
+            : OP_MAX;
+    s->m.h_sum = op == OP_SUM;
+    for (int over = 0; over < 2; over++)
+        if (s->group[over].present && group_tables(d, &s->group[over], op) != 0)
+            goto fail;
+    memcpy(s->m.put, first->fit[PROBE_PUT], sizeof s->m.put);
+    memcpy(s->m.hpput, first->fit[PROBE_HPPUT], sizeof s->m.hpput);
+    s->m.g = first->overall[PROBE_PUT].rel_g;
+    s->m.L = first->overall[PROBE_PUT].rel_L;
     s->m.nsizes = d->nsizes;
     for (size_t k = 0; k < d->nsizes; k++) {
         s->m.t11_h[k] = (double)d->sizes[k];
-        s->m.t11_averr[k] = s->overall[PROBE_PUT].averr[k];
-        s->m.t11_maxerr[k] = s->overall[PROBE_PUT].maxerr[k];
+        s->m.t11_averr[k] = first->overall[PROBE_PUT].averr[k];
+        s->m.t11_maxerr[k] = first->overall[PROBE_PUT].maxerr[k];
+    }
+    s->m.nbyprocs = d->nprocs;
+    for (size_t p = 0; p < d->nprocs; p++) {
+        probe_pfit *f = &s->pfit[p];
+        if (procs_fit(d, p, op, f) != 0)
+            goto fail;
+        s->m.byprocs[p] = (cost_procs_fit){f->P, f->over, f->rel_g, f->rel_L};
     }
     if (bspstar(d, op, s) != 0)
         goto fail;

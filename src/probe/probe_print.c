@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,37 +53,48 @@ static const char *percent(char buf[16], double v)
     return buf;
 }
 
-static void add_procs(row *r, const probe_data *d)
+/* "P in {4, 6, 8} (oversubscribed)": which P a table's numbers come from. */
+static void add_group(row *r, const probe_group *g, int cores, const char *what)
 {
-    for (size_t p = 0; p < d->nprocs; p++)
-        add(r, "%s%d", p ? ", " : "", d->procs[p]);
+    add(r, "%s", what);
+    for (size_t p = 0; p < g->nprocs; p++)
+        add(r, "%s%d", p ? ", " : "{", g->procs[p]);
+    if (g->over)
+        add(r, "} (oversubscribed: more than the %d cores)", cores);
+    else
+        add(r, "} (within the %d cores)", cores);
 }
 
-static void pattern_tables(FILE *f, const probe_data *d, const probe_summary *s, int pat)
+static void pattern_tables(FILE *f, const probe_data *d, const probe_group *g, int pat)
 {
-    const cost_pattern_fit *fit[PROBE_NPRIMS] = {&s->m.put[pat], &s->m.hpput[pat]};
-    int top = d->procs[d->nprocs - 1];
+    const cost_pattern_fit *fit[PROBE_NPRIMS] = {&g->fit[PROBE_PUT][pat],
+                                                 &g->fit[PROBE_HPPUT][pat]};
     row r = {.n = 0};
-    fprintf(f, "Table %s.1  The %s pattern\n", short_name[pat], long_name[pat]);
-    add(&r, "  Time: median seconds at P = %d; MaxErr: %%, over P in {", top);
-    add_procs(&r, d);
-    add(&r, "}; Spread: IQR / median at P = %d, %%", top);
+    fprintf(f, "Table %s.1  The %s pattern, ", short_name[pat], long_name[pat]);
+    add_group(&r, g, d->cores, "P in ");
     end_row(f, &r);
-    fprintf(f, "\n");
+    if (!fit[PROBE_PUT]->measured) {
+        fprintf(f, "  not measured: H_%s is P >= 4 (paper 000, section 3)\n\n", short_name[pat]);
+        return;
+    }
+    fprintf(f,
+            "  Time: average seconds at P = %d, Median beside; MaxErr: %% over the P of H_%s;\n"
+            "  Spread: IQR / median at P = %d, %%\n\n",
+            g->top[pat], short_name[pat], g->top[pat]);
     add(&r, "%-12s", long_name[pat]);
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        add(&r, "  %-28s", prim_name[prim]);
+        add(&r, "  %-40s", prim_name[prim]);
     end_row(f, &r);
     add(&r, "%-12s", "h-relation");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        add(&r, "  %-11s %8s %8s", "Time", "MaxErr", "Spread");
+        add(&r, "  %-11s %-11s %8s %8s", "Time", "Median", "MaxErr", "Spread");
     end_row(f, &r);
     for (size_t k = 0; k < d->nsizes; k++) {
         add(&r, "%-12.0f", fit[0]->h[k]);
         for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
             char e[16], sp[16];
-            add(&r, "  %-11.3E %8s %8s", fit[prim]->time[k], percent(e, fit[prim]->maxerr[k]),
-                percent(sp, s->spread[prim][pat][k]));
+            add(&r, "  %-11.3E %-11.3E %8s %8s", fit[prim]->time[k], g->median[prim][pat][k],
+                percent(e, fit[prim]->maxerr[k]), percent(sp, g->spread[prim][pat][k]));
         }
         end_row(f, &r);
     }
@@ -103,10 +115,29 @@ static void pattern_tables(FILE *f, const probe_data *d, const probe_summary *s,
     fprintf(f, "\n");
 }
 
-static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
+/* One row of table 12: a label and a number per primitive. */
+static void overall_row(FILE *f, row *r, const char *label, const probe_group *g, size_t offset,
+                        int is_percent)
+{
+    add(r, "%-32s", label);
+    for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
+        double v = *(const double *)((const char *)&g->overall[prim] + offset);
+        char res[16];
+        if (is_percent)
+            add(r, "  %-14s", percent(res, v));
+        else
+            add(r, "  %-14.4E", v);
+    }
+    end_row(f, r);
+}
+
+static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s,
+                           const probe_group *g)
 {
     row r = {.n = 0};
-    fprintf(f, "Table 11  AvErr and MaxErr across the five patterns, %% (against table 12)\n");
+    fprintf(f, "Table 11  AvErr and MaxErr across the patterns, %% (against table 12), ");
+    add_group(&r, g, d->cores, "P in ");
+    end_row(f, &r);
     if (!s->m.h_sum)
         fprintf(f, "  rows give h with @ = sum; each pattern is compared at its h with @ = max\n");
     fprintf(f, "\n");
@@ -122,32 +153,47 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
         add(&r, "%-12ld", d->sizes[k]);
         for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
             char av[16], mx[16];
-            add(&r, "  %-8s %-8s", percent(av, s->overall[prim].averr[k]),
-                percent(mx, s->overall[prim].maxerr[k]));
+            add(&r, "  %-8s %-8s", percent(av, g->overall[prim].averr[k]),
+                percent(mx, g->overall[prim].maxerr[k]));
         }
         end_row(f, &r);
     }
-    fprintf(f, "\nTable 12  The values of g and L (least squares of T_average(h), @ = %s)\n\n",
+    fprintf(f, "\nTable 12  The values of g and L (least squares of T_average(h), @ = %s), ",
             s->m.h_sum ? "sum" : "max");
-    add(&r, "%-22s", "");
+    add_group(&r, g, d->cores, "P in ");
+    end_row(f, &r);
+    fprintf(f, "  then the relative fit through the same points and the empty superstep\n\n");
+    add(&r, "%-32s", "");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         add(&r, "  %-14s", prim_name[prim]);
     end_row(f, &r);
-    add(&r, "%-22s", "L");
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        add(&r, "  %-14.4E", s->overall[prim].L);
+    overall_row(f, &r, "L", g, offsetof(probe_overall, L), 0);
+    overall_row(f, &r, "g", g, offsetof(probe_overall, g), 0);
+    if (g == &s->group[s->first]) {
+        overall_row(f, &r, "residual, @ = max, %", g, offsetof(probe_overall, residual[0]), 1);
+        overall_row(f, &r, "residual, @ = sum, %", g, offsetof(probe_overall, residual[1]), 1);
+    }
+    overall_row(f, &r, "empty superstep", g, offsetof(probe_overall, empty), 0);
+    overall_row(f, &r, "L, relative fit", g, offsetof(probe_overall, rel_L), 0);
+    overall_row(f, &r, "g, relative fit", g, offsetof(probe_overall, rel_g), 0);
+    fprintf(f, "\n");
+}
+
+/* Each P alone: what the machine file's by_procs holds. */
+static void procs_table(FILE *f, const probe_data *d, const probe_summary *s)
+{
+    row r = {.n = 0};
+    fprintf(f, "Table 12 by P  bsp_put at each P alone (the machine file's by_procs: predict\n"
+               "  uses the relative line of the trace's P)\n\n");
+    add(&r, "%-16s  %-11s %-11s %-11s %-11s %-11s", "P", "empty", "L", "g", "L relative",
+        "g relative");
     end_row(f, &r);
-    add(&r, "%-22s", "g");
-    for (int prim = 0; prim < PROBE_NPRIMS; prim++)
-        add(&r, "  %-14.4E", s->overall[prim].g);
-    end_row(f, &r);
-    static const char *const label[2] = {"residual, @ = max, %", "residual, @ = sum, %"};
-    for (int o = 1; o >= 0; o--) {
-        add(&r, "%-22s", label[o]);
-        for (int prim = 0; prim < PROBE_NPRIMS; prim++) {
-            char res[16];
-            add(&r, "  %-14s", percent(res, s->overall[prim].residual[o]));
-        }
+    for (size_t p = 0; p < d->nprocs; p++) {
+        const probe_pfit *x = &s->pfit[p];
+        char name[32];
+        snprintf(name, sizeof name, "%d%s", x->P, x->over ? " (oversub.)" : "");
+        add(&r, "%-16s  %-11.3E %-11.3E %-11.3E %-11.3E %-11.3E", name, x->empty, x->L, x->g,
+            x->rel_L, x->rel_g);
         end_row(f, &r);
     }
     fprintf(f, "\n");
@@ -155,9 +201,15 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s)
 
 void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
 {
-    for (int pat = 0; pat < COST_NPATTERNS; pat++)
-        pattern_tables(f, d, s, pat);
-    overall_tables(f, d, s);
+    for (int over = 0; over < 2; over++) {
+        const probe_group *g = &s->group[over];
+        if (!g->present)
+            continue;
+        for (int pat = 0; pat < COST_NPATTERNS; pat++)
+            pattern_tables(f, d, g, pat);
+        overall_tables(f, d, s, g);
+    }
+    procs_table(f, d, s);
 }
 
 void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)

@@ -15,14 +15,16 @@
 #include <time.h>
 #include <unistd.h>
 
-const long probe_default_sizes[] = {8, 64, 512, 6720, 26880, 107520, 430080, 1720320};
+/* The paper's: the empty superstep, measured apart, gives the small end. */
+const long probe_default_sizes[] = {6720, 26880, 107520, 430080, 1720320};
 const size_t probe_default_nsizes = sizeof probe_default_sizes / sizeof probe_default_sizes[0];
 /* Few sizes, but far apart: the slope must show even on a machine busy with other
  * work, where every superstep may wait a scheduler time slice. */
 const long probe_quick_sizes[] = {64, 1720320, 6881280};
 const size_t probe_quick_nsizes = sizeof probe_quick_sizes / sizeof probe_quick_sizes[0];
 
-/* How hard to look. The paper ran 500 experiments per cell, hence the full run's cap.
+/* How hard to look. The paper ran 500 experiments per cell; by default at most
+ * PROBE_DEFAULT_EXPERIMENTS (--experiments changes the cap).
  * The D-BSP levels and the CCM collectives come after the patterns, in what the
  * patterns left of the budget (they may use at most pattern_share of it). */
 typedef struct tuning {
@@ -39,7 +41,7 @@ typedef struct tuning {
 
 static const tuning full = {.pilot_reps = 4,
                             .min_reps = 5,
-                            .max_reps = 500,
+                            .max_reps = PROBE_DEFAULT_EXPERIMENTS,
                             .rounds = 5,
                             .rate_seconds = 1.0,
                             .nstar_totals = 3,
@@ -100,6 +102,7 @@ static void replan(void *ctx, double seconds)
     r->expected = elapsed(r) + seconds + r->later;
 }
 
+/* The layout of probe_analyse.h: patterns, the empty superstep, BSP*. */
 static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *cells)
 {
     size_t n = 0;
@@ -107,6 +110,7 @@ static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *c
         for (int pat = 0; pat < COST_NPATTERNS; pat++)
             for (size_t k = 0; k < o->nsizes; k++)
                 cells[n++] = (probe_cell){(probe_prim)prim, (cost_pattern)pat, o->sizes[k], 1};
+    cells[n++] = (probe_cell){PROBE_PUT, COST_EXCHANGE, 0, 1};
     for (size_t i = 0; i < t->nstar_totals; i++)
         for (size_t j = 0; j < t->nstar_splits; j++)
             cells[n++] =
@@ -122,7 +126,7 @@ static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *c
 static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const int *reps,
                    int rounds, int first, double deadline, probe_stat *stat, double *wall_per_rep)
 {
-    size_t nbatches = 0, total = 0, nprotected = ncells;
+    size_t nbatches = 0, total = 0, nprotected = 0;
     probe_batch *batches = malloc(ncells * (size_t)rounds * sizeof *batches);
     size_t *order = malloc(ncells * sizeof *order), *at = malloc(ncells * sizeof *at);
     size_t *filled = calloc(ncells, sizeof *filled);
@@ -142,6 +146,8 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
             if (n > 0)
                 batches[nbatches++] = (probe_batch){c, n};
         }
+        if (round == 0)
+            nprotected = nbatches;
     }
     if (rc == 0) {
         probe_job job = {.nprocs = P,
@@ -154,6 +160,8 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
                          .wall = wall,
                          .tick = tick,
                          .ctx = r};
+        for (size_t c = 0; c < ncells && wall_per_rep; c++)
+            wall_per_rep[c] = reps[c] > 0 ? INFINITY : 0;
         probe_measure_comm(&job);
         size_t start = 0;
         for (size_t c = 0; c < ncells; c++) {
@@ -167,8 +175,8 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
                 per_cell[at[c] + filled[c]++] = *next++;
             /* The quickest batch: the first touches caches and pages, and a batch
              * the system interrupted says nothing about the next. */
-            if (wall_per_rep && (b < ncells || wall[b] / batches[b].reps < wall_per_rep[c]))
-                wall_per_rep[c] = wall[b] / batches[b].reps;
+            if (wall_per_rep)
+                wall_per_rep[c] = fmin(wall_per_rep[c], wall[b] / batches[b].reps);
         }
         for (size_t c = 0; c < ncells; c++)
             probe_stat_of(per_cell + at[c], filled[c], &stat[c]);
@@ -186,8 +194,10 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
 static void describe(FILE *out, const probe_options *o, const probe_stat *stat, size_t n,
                      double seconds)
 {
-    size_t least = stat[0].n, most = stat[0].n;
-    for (size_t i = 1; i < n; i++) {
+    size_t least = SIZE_MAX, most = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (stat[i].n == 0) /* a pattern outside its H_Π at this P */
+            continue;
         least = stat[i].n < least ? stat[i].n : least;
         most = stat[i].n > most ? stat[i].n : most;
     }
@@ -215,9 +225,10 @@ static void fill_identity(cost_machine *m, const probe_options *o)
     }
 }
 
-/* Writes the machine file with the fits a model can use: g > 0. A pattern whose
- * times hardly grow with h can get a line that noise tilted down; its tables are
- * printed all the same, and it is left out of the file (as not measured). */
+/* Writes the machine file with the fits a model can use: g > 0. A pattern or a
+ * P whose times hardly grow with h can get a line that noise tilted down; its
+ * tables are printed all the same, and it is left out of the file (as not
+ * measured: predict then refuses a trace of that P, naming the others). */
 static int write_machine(FILE *out, const char *path, const cost_machine *m, char *err,
                          size_t errlen)
 {
@@ -233,11 +244,20 @@ static int write_machine(FILE *out, const char *path, const cost_machine *m, cha
     static const char *const prim_name[PROBE_NPRIMS] = {"bsp_put", "bsp_hpput"};
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         for (int pat = 0; pat < COST_NPATTERNS; pat++)
-            if (!(fits[prim][pat].g > 0)) {
+            if (fits[prim][pat].measured && !(fits[prim][pat].g > 0)) {
                 fits[prim][pat].measured = 0;
                 fprintf(out, "note        %s %s: g <= 0 (noise dominates), left out of the file\n",
                         prim_name[prim], cost_pattern_name((cost_pattern)pat));
             }
+    size_t kept = 0;
+    for (size_t i = 0; i < m->nbyprocs; i++) {
+        if (m->byprocs[i].g > 0)
+            usable.byprocs[kept++] = m->byprocs[i];
+        else
+            fprintf(out, "note        P = %d: g <= 0 (noise dominates), left out of by_procs\n",
+                    m->byprocs[i].procs);
+    }
+    usable.nbyprocs = kept;
     if (cost_machine_write(path, &usable, err, errlen) != 0)
         return -1;
     fprintf(out, "machine     written to %s\n", path);
@@ -313,7 +333,8 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     clock_gettime(CLOCK_MONOTONIC, &r.start);
     r.random = (uint64_t)time(NULL) ^ (uint64_t)r.start.tv_nsec ^ ((uint64_t)getpid() << 32);
 
-    size_t ncells = PROBE_NPRIMS * COST_NPATTERNS * o->nsizes + t->nstar_totals * t->nstar_splits;
+    size_t ncells =
+        PROBE_NPRIMS * COST_NPATTERNS * o->nsizes + 1 + t->nstar_totals * t->nstar_splits;
     size_t grid = o->nprocs * ncells;
     probe_cell *cells = malloc(ncells * sizeof *cells);
     probe_stat *stat = calloc(grid, sizeof *stat);
@@ -331,10 +352,16 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         s->m.rate = probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget));
     }
     /* Pilot: a few samples of every cell, in two rounds, tell what one sample
-     * costs at each P. */
+     * costs at each P. A pattern is measured at the P of its H_Π only. */
+    int max_reps = o->experiments > 0 ? o->experiments : t->max_reps;
+    int min_reps = t->min_reps < max_reps ? t->min_reps : max_reps;
     for (size_t p = 0; p < o->nprocs && rc == 0; p++) {
         for (size_t c = 0; c < ncells; c++)
-            reps[p * ncells + c] = t->pilot_reps;
+            reps[p * ncells + c] =
+                c < probe_empty_cell(o->nsizes) &&
+                        !probe_in_H(cells[c].pattern, o->procs[p], o->procs[o->nprocs - 1])
+                    ? 0
+                    : t->pilot_reps;
         snprintf(r.phase, sizeof r.phase, "P = %d: pilot", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 2, t->pilot_reps / 2,
                      INFINITY, stat + p * ncells, cost + p * ncells);
@@ -342,11 +369,15 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     /* Plan: every (P, cell) gets an equal share of what is left of the patterns'
      * share of the budget. */
     if (rc == 0) {
-        double share = fmax(0.0, t->pattern_share * o->budget - elapsed(&r)) / (double)grid;
+        size_t active = 0; /* the (P, cell) measured: a pattern outside its H_Π is not */
+        for (size_t i = 0; i < grid; i++)
+            active += reps[i] > 0;
+        double share = fmax(0.0, t->pattern_share * o->budget - elapsed(&r)) / (double)active;
         double total = 0;
         for (size_t i = 0; i < grid; i++) {
             double n = floor(share / fmax(cost[i], 1e-9));
-            reps[i] = n < t->min_reps ? t->min_reps : n > t->max_reps ? t->max_reps : (int)n;
+            if (reps[i] > 0)
+                reps[i] = n < min_reps ? min_reps : n > max_reps ? max_reps : (int)n;
             planned[i / ncells] += reps[i] * cost[i];
         }
         for (size_t p = 0; p < o->nprocs; p++)
@@ -360,7 +391,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         /* Overrunning the plan by a tenth is noise; beyond, stop where the budget says. */
         double deadline = fmax(1.1 * planned[p], t->pattern_share * o->budget - elapsed(&r) - rest);
         snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
-        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, t->min_reps,
+        rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, min_reps,
                      deadline, stat + p * ncells, NULL);
     }
     if (rc == 0)
@@ -372,6 +403,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
 
     probe_data d = {.nprocs = o->nprocs,
                     .procs = o->procs,
+                    .cores = o->cores,
                     .nsizes = o->nsizes,
                     .sizes = o->sizes,
                     .ncells = ncells,

@@ -1,10 +1,22 @@
 /* analyse_test — the paper's fits and errors recover what synthetic timings encode.
  *
- * Timings made exactly linear in h with @ = sum must give back L and g, MaxErr and
- * AvErr 0, and the sum operator; the same with @ = max must choose max; a 10 %
- * slower P = 4 must give MaxErr 5 % at every size (the fit is the mean line, off
- * by 5 % of the P = 2 time either way); BSP* cells following L + g*·(s + B·n)
- * must give back g* and B.
+ * The relative fit of three points, computed by hand: x = 0, 1, 2 (thousands of
+ * bytes) and y = 1, 2, 4 (microseconds), weights 1/y² = 1, 1/4, 1/16, give
+ * Σw = 21/16, Σwx = 3/8, Σwy = 7/4, Σwx² = 1/2, Σwxy = 1, so
+ *     g = (Σw·Σwxy − Σwx·Σwy) / (Σw·Σwx² − (Σwx)²) = (21/32) / (33/64) = 14/11,
+ *     L = (Σwy − g·Σwx) / Σw = (14/11) / (21/16) = 32/33,
+ * where ordinary least squares gives g = 3/2 and L = 5/6: L is pulled towards the
+ * smallest superstep, as it must be for small supersteps to be predicted.
+ *
+ * Timings made exactly linear in h (with the empty superstep at L) must give back
+ * L and g for every P alone and every group, MaxErr and AvErr 0, and the operator
+ * they encode. OneToAll, AllToOne and AllToAll exist at P = 4 only (H_Π), so they
+ * follow P = 4 alone. With both P within the cores, a 10 % slower P = 4 gives
+ * Exchange and PingPong MaxErr 5 % (the line is the mean of the two P, off by 5 %
+ * of the P = 2 time either way). With 2 cores, P = 4 is its own group: the file's
+ * patterns and bsp line are P = 2's, P = 4's line is 1.1 times it, and the three
+ * patterns of H = {4, 6, 8} are absent from the file. BSP* cells following
+ * L + g*·(s + B·n) give back g* and B.
  */
 #include "probe/probe_analyse.h"
 #include "probe/probe_pattern.h"
@@ -34,7 +46,12 @@ static int failures;
         }                                                                                          \
     } while (0)
 
-enum { NSIZES = 4, NPROCS = 2, NSTAR = 6, NCELLS = PROBE_NPRIMS * COST_NPATTERNS * NSIZES + NSTAR };
+enum {
+    NSIZES = 4,
+    NPROCS = 2,
+    NSTAR = 6,
+    NCELLS = PROBE_NPRIMS * COST_NPATTERNS * NSIZES + 1 + NSTAR
+};
 
 static const double L = 2e-6, G = 1e-10, GSTAR = 8e-11, B = 300;
 static const long sizes[NSIZES] = {64, 6720, 107520, 1720320};
@@ -42,8 +59,21 @@ static const int procs[NPROCS] = {2, 4};
 static probe_cell cells[NCELLS];
 static probe_stat stat[NPROCS * NCELLS];
 
-/* Fills stat with times linear in h under the operator given (sum: 1, max: 0); P = 4
- * is slower by the factor given; bsp_hpput takes twice as long as bsp_put. */
+static void relative_by_hand(void)
+{
+    const double x[3] = {0, 1000, 2000}, y[3] = {1e-6, 2e-6, 4e-6};
+    double a, b;
+    CHECK(probe_fit_relative(x, y, 3, &a, &b) == 0);
+    CHECK_NEAR(a, 32.0 / 33 * 1e-6, 1e-9);
+    CHECK_NEAR(b, 14.0 / 11 * 1e-9, 1e-9);
+    /* Points with y <= 0 are left out; one x left is no line. */
+    const double x2[3] = {5, 5, 7}, y2[3] = {1, 2, 0};
+    CHECK(probe_fit_relative(x2, y2, 3, &a, &b) == -1);
+}
+
+/* Fills stat with times linear in h under the operator given (sum: 1, max: 0);
+ * P = 4 is slower by the factor given; bsp_hpput takes twice as long as bsp_put;
+ * a pattern outside its H_Π at a P has no samples. */
 static void synthesise(int sum, double p4_factor)
 {
     for (size_t p = 0; p < NPROCS; p++)
@@ -57,15 +87,20 @@ static void synthesise(int sum, double p4_factor)
                                           : L + GSTAR * ((double)bytes + B * (double)msgs);
             if (cell->prim == PROBE_HPPUT)
                 t *= 2;
-            stat[p * NCELLS + c] = (probe_stat){t * (procs[p] == 4 ? p4_factor : 1.0), 5.0, 10};
+            t *= procs[p] == 4 ? p4_factor : 1.0;
+            if (c < probe_empty_cell(NSIZES) && !probe_in_H(cell->pattern, procs[p], 4))
+                stat[p * NCELLS + c] = (probe_stat){NAN, NAN, NAN, 0};
+            else
+                stat[p * NCELLS + c] = (probe_stat){t, t, 5.0, 10};
         }
 }
 
-static void run(int sum, double p4_factor)
+static void run(int sum, double p4_factor, int cores)
 {
     synthesise(sum, p4_factor);
     probe_data d = {.nprocs = NPROCS,
                     .procs = procs,
+                    .cores = cores,
                     .nsizes = NSIZES,
                     .sizes = sizes,
                     .ncells = NCELLS,
@@ -76,41 +111,84 @@ static void run(int sum, double p4_factor)
     CHECK(s != NULL && probe_analyse(&d, s, err, sizeof err) == 0);
     if (s == NULL)
         exit(1);
-    double mean = (1.0 + p4_factor) / 2; /* the fit through both P is the mean line */
+    int split = cores < 4;
+    CHECK(s->group[0].present && s->group[1].present == split && s->first == 0);
+    const probe_group *g = &s->group[0];
     CHECK(s->m.h_sum == sum);
-    CHECK_NEAR(s->m.L, L * mean, 1e-6);
-    CHECK_NEAR(s->m.g, G * mean, 1e-6);
-    CHECK_NEAR(s->overall[PROBE_HPPUT].g, 2 * G * mean, 1e-6);
-    CHECK_NEAR(s->overall[PROBE_PUT].residual[sum], 0, 1e-6);
-    CHECK(s->overall[PROBE_PUT].residual[!sum] > 1.0);
+    /* Each P alone is exactly linear: both fits give its line back. */
+    CHECK(s->m.nbyprocs == NPROCS);
+    for (size_t p = 0; p < NPROCS; p++) {
+        double f = procs[p] == 4 ? p4_factor : 1.0;
+        const probe_pfit *x = &s->pfit[p];
+        CHECK(x->P == procs[p] && x->over == (procs[p] > cores));
+        CHECK_NEAR(x->L, L * f, 1e-6);
+        CHECK_NEAR(x->g, G * f, 1e-6);
+        CHECK_NEAR(x->rel_L, L * f, 1e-6);
+        CHECK_NEAR(x->rel_g, G * f, 1e-6);
+        CHECK_NEAR(x->empty, L * f, 1e-9);
+        CHECK(s->m.byprocs[p].procs == procs[p] && s->m.byprocs[p].oversubscribed == x->over);
+        CHECK_NEAR(s->m.byprocs[p].g, x->rel_g, 0);
+        CHECK_NEAR(s->m.byprocs[p].L, x->rel_L, 0);
+    }
+    /* T_average is a line unless P = 4, slower, has patterns of its own in the group. */
+    if (p4_factor == 1.0 || split)
+        CHECK_NEAR(g->overall[PROBE_PUT].residual[sum], 0, 1e-6);
+    CHECK(g->overall[PROBE_PUT].residual[!sum] > 1.0);
     for (int pat = 0; pat < COST_NPATTERNS; pat++) {
+        int only4 = !probe_in_H((cost_pattern)pat, 2, 4);
         const cost_pattern_fit *f = &s->m.put[pat];
+        if (only4 && split) {
+            CHECK(!f->measured && !s->m.hpput[pat].measured);
+            CHECK(s->group[1].fit[PROBE_PUT][pat].measured);
+            CHECK_NEAR(s->group[1].fit[PROBE_PUT][pat].g, G * p4_factor, 1e-6);
+            continue;
+        }
+        /* The line through the group's P of H_Π: the mean of P = 2 and 4 for E and
+         * PP when both are in the group, P = 4 alone for the others. */
+        double line = split ? 1.0 : only4 ? p4_factor : (1.0 + p4_factor) / 2;
+        double top = split ? 1.0 : p4_factor;
+        double maxerr = split || only4 ? 0 : 100 * (p4_factor - 1) / 2;
         CHECK(f->measured && f->nsizes == NSIZES);
-        CHECK_NEAR(f->L, L * mean, 1e-6);
-        CHECK_NEAR(f->g, G * mean, 1e-6);
-        CHECK_NEAR(s->m.hpput[pat].g, 2 * G * mean, 1e-6);
+        CHECK(g->top[pat] == (split ? 2 : 4));
+        CHECK_NEAR(f->L, L * line, 1e-6);
+        CHECK_NEAR(f->g, G * line, 1e-6);
+        CHECK_NEAR(s->m.hpput[pat].g, 2 * G * line, 1e-6);
         for (size_t k = 0; k < NSIZES; k++) {
             int half = !sum && (pat == COST_EXCHANGE || pat == COST_ALLTOALL);
             CHECK_NEAR(f->h[k], half ? sizes[k] / 2 : sizes[k], 0);
-            CHECK_NEAR(f->time[k], (L + G * f->h[k]) * p4_factor, 1e-9); /* at the largest P */
-            CHECK_NEAR(f->maxerr[k], 100 * (p4_factor - 1) / 2, 1e-6);
-            CHECK_NEAR(s->spread[PROBE_PUT][pat][k], 5.0, 0);
+            CHECK_NEAR(f->time[k], (L + G * f->h[k]) * top, 1e-9); /* at the largest P */
+            CHECK_NEAR(g->median[PROBE_PUT][pat][k], f->time[k], 0);
+            CHECK_NEAR(f->maxerr[k], maxerr, 1e-6);
+            CHECK_NEAR(g->spread[PROBE_PUT][pat][k], 5.0, 0);
         }
     }
-    for (size_t k = 0; k < NSIZES; k++) {
-        CHECK_NEAR(s->m.t11_h[k], sizes[k], 0);
-        CHECK_NEAR(s->m.t11_averr[k], 0, 1e-6);
-        CHECK_NEAR(s->m.t11_maxerr[k], 0, 1e-6);
+    if (p4_factor == 1.0) {
+        CHECK_NEAR(s->m.L, L, 1e-6);
+        CHECK_NEAR(s->m.g, G, 1e-6);
+        CHECK_NEAR(g->overall[PROBE_PUT].L, L, 1e-6);
+        CHECK_NEAR(g->overall[PROBE_PUT].g, G, 1e-6);
+        CHECK_NEAR(g->overall[PROBE_HPPUT].g, 2 * G, 1e-6);
+        for (size_t k = 0; k < NSIZES; k++) {
+            CHECK_NEAR(s->m.t11_h[k], sizes[k], 0);
+            CHECK_NEAR(s->m.t11_averr[k], 0, 1e-6);
+            CHECK_NEAR(s->m.t11_maxerr[k], 0, 1e-6);
+        }
+        CHECK(s->bspstar_fitted && s->bspstar_cells == NSTAR);
+        CHECK_NEAR(s->m.gstar, GSTAR, 1e-6);
+        CHECK_NEAR(s->m.B, B, 1e-6);
     }
-    CHECK(s->bspstar_fitted && s->bspstar_cells == NSTAR);
-    CHECK_NEAR(s->m.gstar, GSTAR * mean, 1e-6);
-    CHECK_NEAR(s->m.B, B, 1e-6);
+    if (split) { /* the file's line is P = 2's, P = 4's is apart */
+        CHECK_NEAR(s->m.L, L, 1e-6);
+        CHECK_NEAR(s->m.g, G, 1e-6);
+        CHECK_NEAR(s->group[1].overall[PROBE_PUT].rel_g, G * p4_factor, 1e-6);
+    }
     CHECK_NEAR(s->m.spread, 5.0, 0);
     free(s);
 }
 
 int main(void)
 {
+    relative_by_hand();
     size_t n = 0;
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         for (int pat = 0; pat < COST_NPATTERNS; pat++)
@@ -118,15 +196,19 @@ int main(void)
                 CHECK(probe_cell_index((probe_prim)prim, (cost_pattern)pat, k, NSIZES) == n);
                 cells[n++] = (probe_cell){(probe_prim)prim, (cost_pattern)pat, sizes[k], 1};
             }
+    CHECK(probe_empty_cell(NSIZES) == n);
+    cells[n++] = (probe_cell){PROBE_PUT, COST_EXCHANGE, 0, 1};
     static const long totals[2] = {4096, 65536};
     static const int splits[3] = {1, 16, 256};
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 3; j++)
             cells[n++] = (probe_cell){PROBE_PUT, COST_EXCHANGE, 2 * totals[i], splits[j]};
 
-    run(1, 1.0);
-    run(0, 1.0);
-    run(1, 1.1);
+    run(1, 1.0, 8);
+    run(0, 1.0, 8);
+    run(1, 1.1, 8);
+    run(1, 1.1, 2);
+    run(0, 1.0, 2);
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;

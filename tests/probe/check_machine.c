@@ -3,12 +3,14 @@
  * Reads FILE with cost_machine_read (which validates the format) and checks what
  * a probe run promises: the engine (PROBE_ENGINE, default threads), the P values of PROCS
  * (comma-separated), oversubscribed exactly when one of them exceeds the cores, g > 0 and L finite,
- * every pattern fitted for bsp_put and bsp_hpput with positive times and finite errors, table 11,
+ * a by_procs line for each P, every pattern of the P within the cores (of all P when none is)
+ * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
+ * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
  * BSP* and the rate; the D-BSP levels of the largest P (level i has clusters of ceil(P / 2^i), for
  * every i whose clusters all have 2 processes or more, level 0 the whole machine); the CCM section
  * with every collective, partition and rejoin, each with finite a and b and c >= 0. A pattern or
- * level named in ABSENT ("hpput.exchange", "dbsp.1") may be missing: the probe leaves out a fit
- * that noise tilted to g <= 0, and says so. Level 0 may not.
+ * level or P named in ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves
+ * out a fit that noise tilted to g <= 0, and says so. Level 0 may not.
  * Exit status 0, or 1 after naming every failed check.
  */
 #include "cost/cost_machine.h"
@@ -87,11 +89,51 @@ static void check_ccm(const cost_machine *m)
     check_fn(&m->rejoin);
 }
 
-static void check_patterns(const char *prim, const cost_pattern_fit *fits, char **absent,
-                           int nabsent)
+/* Whether the file's patterns (those of the P within the cores, or of all P when
+ * none is) include pattern pat: OneToAll, AllToOne and AllToAll are measured at
+ * P >= 4 only, when there is such a P. */
+static int expected(const cost_machine *m, int pat, int most)
+{
+    int any_in = 0;
+    for (size_t i = 0; i < m->nprocs; i++)
+        any_in |= m->procs[i] <= m->cores;
+    for (size_t i = 0; i < m->nprocs; i++)
+        if ((!any_in || m->procs[i] <= m->cores) &&
+            (pat == COST_EXCHANGE || pat == COST_PINGPONG || m->procs[i] >= 4 || most < 4))
+            return 1;
+    return 0;
+}
+
+/* One BSP line per P, flagged oversubscribed above the cores; a P named in
+ * ABSENT ("P4") may lack its line. */
+static void check_byprocs(const cost_machine *m, char **absent, int nabsent)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < m->nprocs; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "P%d", m->procs[i]);
+        const cost_procs_fit *f = cost_machine_procs_fit(m, m->procs[i]);
+        if (f == NULL && is_listed(name, absent, nabsent))
+            continue;
+        CHECK(f != NULL && f == &m->byprocs[k]);
+        if (f == NULL)
+            continue;
+        k++;
+        CHECK(f->oversubscribed == (f->procs > m->cores));
+        CHECK(f->g > 0 && isfinite(f->g) && isfinite(f->L));
+    }
+    CHECK(k == m->nbyprocs);
+}
+
+static void check_patterns(const cost_machine *m, const char *prim, const cost_pattern_fit *fits,
+                           int most, char **absent, int nabsent)
 {
     for (int pat = 0; pat < COST_NPATTERNS; pat++) {
         const cost_pattern_fit *f = &fits[pat];
+        if (!expected(m, pat, most)) {
+            CHECK(!f->measured);
+            continue;
+        }
         if (!f->measured && listed(prim, pat, absent, nabsent))
             continue;
         CHECK(f->measured);
@@ -133,8 +175,9 @@ int main(int argc, char **argv)
     CHECK(m.oversubscribed == (most > m.cores));
     CHECK(m.g > 0 && isfinite(m.g));
     CHECK(isfinite(m.L));
-    check_patterns("put", m.put, argv + 3, argc - 3);
-    check_patterns("hpput", m.hpput, argv + 3, argc - 3);
+    check_patterns(&m, "put", m.put, most, argv + 3, argc - 3);
+    check_patterns(&m, "hpput", m.hpput, most, argv + 3, argc - 3);
+    check_byprocs(&m, argv + 3, argc - 3);
     CHECK(m.nsizes == m.put[COST_PINGPONG].nsizes);
     for (size_t k = 0; k < m.nsizes; k++) {
         CHECK(m.t11_averr[k] >= 0 && isfinite(m.t11_averr[k]));

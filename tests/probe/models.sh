@@ -30,7 +30,8 @@ fail() {
     fail "polybsp probe exited with status $?"
 # Fits the probe reported as noise-dominated (a busy machine) may be absent, as
 # in quick.sh; predict needs both D-BSP levels, so those must be there.
-absent=$(sed -n 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' "$out.stdout")
+absent=$(sed -n -e 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' \
+    -e 's/^note  *P = \([0-9]*\): g <= 0.*/P\1/p' "$out.stdout")
 # shellcheck disable=SC2086
 "$checker" "$out" 2,4 $absent || fail "check_machine rejected $out"
 run=""

@@ -1,7 +1,8 @@
 #!/bin/sh
 # quick.sh TOOL CHECKER OUT P... — `polybsp probe --quick` end to end at the given P.
 #
-# Runs the probe, checks that it exits 0, prints every table of the paper, the
+# Runs the probe, checks that it exits 0, prints every table of the paper (with
+# the empty superstep, the relative fit and the line of each P), the
 # D-BSP and CCM tables and the machine file's name, reports progress as plain
 # lines (stderr is not a terminal here), and that check_machine accepts the file
 # it wrote (where a pattern or a D-BSP level may be missing only if the probe
@@ -27,6 +28,7 @@ if [ "$status" -ne 0 ]; then
 fi
 for text in "Table E.1" "Table E.2" "Table PP.1" "Table PP.2" "Table OA.1" "Table OA.2" \
     "Table AO.1" "Table AO.2" "Table AA.1" "Table AA.2" "Table 11" "Table 12" \
+    "Table 12 by P" "empty superstep" "L, relative fit" \
     "Table D-BSP" "Table CCM" "bsp_put" "bsp_hpput" "BSP*" "rate" "noise" "written to $out" \
     "polybsp probe: engine $engine,"; do
     if ! grep -qF -- "$text" "$out.stdout"; then
@@ -45,6 +47,7 @@ if [ "$fail" = 1 ]; then
 fi
 # Fits the probe reported as noise-dominated (a busy machine) may be absent.
 absent=$(sed -n -e 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' \
-    -e 's/^note  *D-BSP level \([0-9]*\): g <= 0.*/dbsp.\1/p' "$out.stdout")
+    -e 's/^note  *D-BSP level \([0-9]*\): g <= 0.*/dbsp.\1/p' \
+    -e 's/^note  *P = \([0-9]*\): g <= 0.*/P\1/p' "$out.stdout")
 # shellcheck disable=SC2086
 exec "$checker" "$out" "$procs" $absent

@@ -3,9 +3,10 @@
  * Contract: calibrates this machine (a short probe), fits the constants of the
  * divide-and-conquer FFT's cost formula (table 13 of paper 000), runs that FFT at
  * P = 1, 2, 4, 8 on two sizes with tracing, and prints the table 14 layout: the
- * REAL time of the traced transform against the time each cost model predicts
- * from the trace and the machine file (BSP, EBSP, CCM), plus the paper's closed
- * formula (3) from the fitted constants; then one line naming the closest model.
+ * REAL time of the traced transform against the paper's MODEL row, formula (3)
+ * from the fitted constants and the probe's g and L of that P alone, then the
+ * rows explained from the trace (BSP, EBSP, CCM); then the a-priori MODEL's mean
+ * error and the closest of the rows explained from the trace.
  * Files (machine file, traces, constants) go to a temporary directory, removed at
  * the end unless --keep DIR names one to keep them in; each is written whole
  * (core_file), and one whose name in DIR is taken by anything but a regular file
@@ -44,7 +45,8 @@ const char cmd_demo_help[] =
     "fits the constants of a parallel FFT's cost formula, runs the divide-and-conquer\n"
     "FFT of the Collective Computing Model (bsp_par on halves of the group) at\n"
     "P = 1, 2, 4, 8 with tracing, and prints, as table 14 of Rodriguez et al., the\n"
-    "real time against the prediction of each cost model and its error.\n"
+    "real time against the paper's MODEL (its formula (3), nothing from the run),\n"
+    "then against the models explained from the trace, each with its error.\n"
     "\n"
     "options:\n"
     "  --budget SECONDS   time for the probe (default 30)\n"
@@ -58,7 +60,7 @@ const char cmd_demo_help[] =
 enum { NPROCS = 4, MAX_SIZES = 2 };
 static const int demo_procs[NPROCS] = {1, 2, 4, 8};
 
-/* The models of the table; the closed formula is computed here. */
+/* The models fed the trace; MODEL, formula (3), is fft_formula3. */
 static const struct {
     cost_model_kind kind;
     const char *name;
@@ -91,23 +93,6 @@ static void fft_spmd(void)
     fftw_free(x);
     fftw_free(y);
     bsp_end();
-}
-
-/* The paper's formula (3) for the dc FFT on P = 2^k processes, from the fitted
- * constants and the machine's g and L: at each of the k division levels j every
- * process splits n/2^j elements (D) and the group divides (L); the leaves
- * transform n/P elements (F); at each level the partners exchange n/2^(j+1)
- * complex numbers (g h + L) and combine them (V per butterfly). */
-static double formula(const fft_constants *fc, const cost_machine *m, long n, int procs)
-{
-    double t = fc->value[FFT_F] * (double)(n / procs) * log2((double)(n / procs));
-    for (long len = n; len > n / procs; len /= 2) {
-        double half = (double)(len / 2), bytes = half * sizeof(fftw_complex);
-        double h = m->h_sum ? 2 * bytes : bytes;
-        t += fc->value[FFT_D] * (double)len + m->L;
-        t += m->g * h + m->L + fc->value[FFT_V] * half;
-    }
-    return t;
 }
 
 /* Removes the demo's own directory: the files it wrote there, then itself. */
@@ -160,6 +145,27 @@ struct row {
     int have[NMODELS];
 };
 
+static void print_row(const char *name, const struct row *rows, int k)
+{
+    printf("%-10s", name);
+    for (int i = 0; i < NPROCS; i++) {
+        if (k >= 0 && !rows[i].have[k])
+            printf("%14s ", "n/a");
+        else
+            printf("%14.6f ", k >= 0 ? rows[i].model[k] : rows[i].formula);
+    }
+    printf("\n%-10s", "  ERROR %");
+    for (int i = 0; i < NPROCS; i++) {
+        if (k >= 0 && !rows[i].have[k])
+            printf("%14s ", "");
+        else
+            printf("%14.2f ",
+                   cost_error_percent(rows[i].real, k >= 0 ? rows[i].model[k] : rows[i].formula));
+    }
+    printf("\n");
+}
+
+/* The paper's table 14 (REAL, MODEL, ERROR), then the rows fed the trace. */
 static void print_table(long n, const struct row *rows, int cores)
 {
     printf("\nTable 14  FFT of %ld complex numbers: real time versus the models (seconds)\n", n);
@@ -170,25 +176,10 @@ static void print_table(long n, const struct row *rows, int cores)
     for (int i = 0; i < NPROCS; i++)
         printf("%14.6f ", rows[i].real);
     printf("\n");
-    for (int k = 0; k <= NMODELS; k++) {
-        const char *name = k < NMODELS ? models[k].name : "FORMULA";
-        printf("%-10s", name);
-        for (int i = 0; i < NPROCS; i++) {
-            if (k < NMODELS && !rows[i].have[k])
-                printf("%14s ", "n/a");
-            else
-                printf("%14.6f ", k < NMODELS ? rows[i].model[k] : rows[i].formula);
-        }
-        printf("\n%-10s", "  ERROR %");
-        for (int i = 0; i < NPROCS; i++) {
-            double model = k < NMODELS ? rows[i].model[k] : rows[i].formula;
-            if (k < NMODELS && !rows[i].have[k])
-                printf("%14s ", "");
-            else
-                printf("%14.2f ", cost_error_percent(rows[i].real, model));
-        }
-        printf("\n");
-    }
+    print_row("MODEL", rows, -1);
+    printf("explained from the trace (its measured work and counts):\n");
+    for (int k = 0; k < NMODELS; k++)
+        print_row(models[k].name, rows, k);
     if (demo_procs[NPROCS - 1] > cores)
         printf("* more processes than the %d cores: oversubscribed\n", cores);
 }
@@ -244,13 +235,15 @@ int cmd_demo(int argc, char **argv)
            "Step 1 calibrates this machine (g, L and friends), step 2 the FFT's local work,\n"
            "step 3 runs the FFT at P = 1, 2, 4, 8 and compares. (docs/demo.md explains.)\n\n");
 
-    /* Step 1: the probe, at P = 2 (this machine's cores, as polybsp probe does). */
-    printf("Step 1: polybsp probe (about %.0f s) ...\n", o.quick ? 2.0 : o.budget);
+    /* Step 1: the probe, at the P > 1 of the FFT runs: each gets its own g and L. */
+    printf("Step 1: polybsp probe at P = 2, 4, 8 (about %.0f s) ...\n", o.quick ? 2.0 : o.budget);
     fflush(stdout);
     o.output = machine_path;
     o.cores = (int)cores;
-    o.nprocs = 1;
-    o.procs[0] = 2;
+    o.nprocs = 0;
+    for (int i = 0; i < NPROCS; i++)
+        if (demo_procs[i] > 1)
+            o.procs[o.nprocs++] = demo_procs[i];
     const long *sizes = o.quick ? probe_quick_sizes : probe_default_sizes;
     o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
     memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
@@ -265,8 +258,12 @@ int cmd_demo(int argc, char **argv)
     cost_machine m;
     if (cost_machine_read(machine_path, &m, err, sizeof err) != 0)
         return fail("probe", err);
-    printf("        g = %.3e s/byte, L = %.3e s (@ = %s), r = %.3e flop/s, noise %.0f %%\n",
-           m.g, m.L, m.h_sum ? "sum" : "max", m.rate, m.spread);
+    for (size_t i = 0; i < m.nbyprocs; i++)
+        printf("        P = %d%s: g = %.3e s/byte, L = %.3e s\n", m.byprocs[i].procs,
+               m.byprocs[i].oversubscribed ? " (oversubscribed)" : "", m.byprocs[i].g,
+               m.byprocs[i].L);
+    printf("        @ = %s, r = %.3e flop/s, noise %.0f %%\n", m.h_sum ? "sum" : "max", m.rate,
+           m.spread);
 
     /* Step 2: the FFT constants. */
     long sizes_n[MAX_SIZES] = {524288, 2097152};
@@ -295,8 +292,15 @@ int cmd_demo(int argc, char **argv)
     char cwd[4096];
     if (!getcwd(cwd, sizeof cwd))
         return fail("the working directory", strerror(errno));
-    double error_sum[NMODELS + 1] = {0};
-    int error_count[NMODELS + 1] = {0};
+    /* The machine each P is predicted with: its own g and L (P = 1, which has no
+     * h-relation, keeps the line over the P calibrated). */
+    static cost_machine m_at[NPROCS];
+    for (int i = 0; i < NPROCS; i++) {
+        m_at[i] = m;
+        cost_machine_use_procs(&m_at[i], demo_procs[i]);
+    }
+    double error_sum[NMODELS] = {0}, formula_sum = 0;
+    int error_count[NMODELS] = {0}, formula_count = 0;
     for (int s = 0; s < MAX_SIZES; s++) {
         struct row rows[NPROCS];
         for (int i = 0; i < NPROCS; i++) {
@@ -307,18 +311,19 @@ int cmd_demo(int argc, char **argv)
             if (traced_fft(dir, &t, path, sizeof path) != 0)
                 return 1;
             struct row *r = &rows[i];
-            r->real = cost_predict(COST_REAL, &t, &m, 0, NULL);
+            cost_machine *mp = &m_at[i];
+            r->real = cost_predict(COST_REAL, &t, mp, 0, NULL);
             for (int k = 0; k < NMODELS; k++) {
-                r->model[k] = cost_predict(models[k].kind, &t, &m, 0, NULL);
+                r->model[k] = cost_predict(models[k].kind, &t, mp, 0, NULL);
                 r->have[k] = isfinite(r->model[k]);
                 if (r->have[k]) {
                     error_sum[k] += fabs(cost_error_percent(r->real, r->model[k]));
                     error_count[k]++;
                 }
             }
-            r->formula = formula(&fc, &m, job.n, job.procs);
-            error_sum[NMODELS] += fabs(cost_error_percent(r->real, r->formula));
-            error_count[NMODELS]++;
+            r->formula = fft_formula3(&fc, mp->g, mp->L, job.n, job.procs);
+            formula_sum += fabs(cost_error_percent(r->real, r->formula));
+            formula_count++;
             cost_trace_free(&t);
         }
         print_table(sizes_n[s], rows, (int)cores);
@@ -326,19 +331,24 @@ int cmd_demo(int argc, char **argv)
     if (chdir(cwd) != 0)
         return fail(cwd, strerror(errno));
 
+    /* Like with like: MODEL is the one a-priori row (nothing from the run); the
+     * rows fed the trace are ranked among themselves. */
     int best = 0;
-    for (int k = 1; k <= NMODELS; k++)
-        if (error_count[k] && (!error_count[best] || error_sum[k] / error_count[k] <
-                                                         error_sum[best] / error_count[best]))
+    for (int k = 1; k < NMODELS; k++)
+        if (error_count[k] && (!error_count[best] ||
+                               error_sum[k] / error_count[k] < error_sum[best] / error_count[best]))
             best = k;
-    printf("\nClosest: %s, with a mean |ERROR| of %.1f %% over the %d runs.\n",
-           best < NMODELS ? models[best].name : "the closed FORMULA",
-           error_sum[best] / error_count[best], error_count[best]);
+    printf("\nA priori:  MODEL, a mean |ERROR| of %.1f %% over the %d runs.\n",
+           formula_sum / formula_count, formula_count);
+    if (error_count[best])
+        printf("Explained from the trace, closest: %s, a mean |ERROR| of %.1f %% over %d runs.\n",
+               models[best].name, error_sum[best] / error_count[best], error_count[best]);
     printf("REAL: the traced transform, from its first superstep's start to its last\n"
-           "superstep's end. BSP, EBSP, CCM: predicted from the trace's measured work\n"
-           "per superstep and this machine's calibration, so their ERROR is the cost of\n"
-           "communication and synchronisation they get wrong. FORMULA: paper 000's\n"
-           "formula (3) from the fitted D, F, V and the machine's g and L alone.\n");
+           "superstep's end. MODEL: paper 000's formula (3) from table 13's D, F, V\n"
+           "(timed on one process) and the probe's g and L for that P, nothing from the\n"
+           "run. BSP, EBSP, CCM: explained from the trace, its measured work per\n"
+           "superstep and its communication, with the same g and L: their ERROR is\n"
+           "the cost of communication and synchronisation they get wrong.\n");
     if (keep)
         printf("Files kept in %s\n", dir);
     else

@@ -29,7 +29,9 @@ const char cmd_predict_help[] =
     "TRACE is a trace file written by a traced run; '-' reads standard input.\n"
     "\n"
     "options:\n"
-    "  --machine FILE     the machine file (required)\n"
+    "  --machine FILE     the machine file (required); BSP's g and L are its line for\n"
+    "                     the trace's P when it has one per P (by_procs), and a\n"
+    "                     trace of a P it lacks is refused\n"
     "  --model MODEL      bsp      W + g*h + L per superstep\n"
     "                     bspstar  W + g*(s + h*B) + L (BSP*, critical block size B)\n"
     "                     ebsp     no barrier: each process waits for its in-partners\n"
@@ -60,6 +62,7 @@ typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } out_format;
 
 typedef struct options {
     const char *machine, *trace;
+    int fit_procs;     /* the P of the machine's by_procs line used; 0 for its overall line */
     int want[NMODELS]; /* explicitly asked for */
     int all;           /* --model all, or no --model */
     int per_step, use_ops;
@@ -194,6 +197,29 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
 
 static int available(const results *r, int k) { return r->have[k] && !r->unavailable[k][0]; }
 
+/* A machine file with a BSP line per P (by_procs) gives the trace its own P's
+ * line: an oversubscribed P, or one where more processes share the memory, has
+ * another g and L. A trace of one process has no h-relation and keeps the overall
+ * line; older files have only that. */
+static int choose_procs(options *o, const cost_trace *t, cost_machine *m)
+{
+    if (m->nbyprocs == 0 || t->nprocs == 1)
+        return 0;
+    const cost_procs_fit *f = cost_machine_use_procs(m, t->nprocs);
+    if (f == NULL) {
+        char list[COST_MAX_PROCS * 12] = "";
+        size_t at = 0;
+        for (size_t i = 0; i < m->nbyprocs && at < sizeof list; i++)
+            at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", i > 0 ? ", " : "",
+                                   m->byprocs[i].procs);
+        return tool_usage_error("predict: %s has P = %d, but %s was calibrated for P = %s only "
+                                "(add %d to 'polybsp probe --procs')",
+                                o->trace, t->nprocs, o->machine, list, t->nprocs);
+    }
+    o->fit_procs = f->procs;
+    return 0;
+}
+
 static int evaluate(const options *o, const cost_trace *t, const cost_machine *m, results *r)
 {
     size_t n = t->nsteps;
@@ -291,8 +317,13 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         known_p |= m->procs[i] == t->nprocs;
     }
     printf("\n");
-    printf("BSP         g = %.4g s/byte, L = %.4g s, h = %s\n", m->g, m->L,
+    printf("BSP         g = %.4g s/byte, L = %.4g s, h = %s", m->g, m->L,
            m->h_sum ? "in + out" : "max(in, out)");
+    const cost_procs_fit *f = cost_machine_procs_fit(m, o->fit_procs);
+    if (f != NULL)
+        printf(" (the line of P = %d%s)\n", f->procs, f->oversubscribed ? ", oversubscribed" : "");
+    else
+        printf(" (the line over all P calibrated)\n");
     if (m->gstar > 0)
         printf("BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
     for (size_t i = 0; i < m->nlevels; i++)
@@ -311,8 +342,10 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                m->rate);
     else
         printf("work        measured local time w\n");
-    if (!known_p)
+    if (!known_p && t->nprocs > 1)
         printf("note        the machine was not calibrated for %d processes\n", t->nprocs);
+    else if (t->nprocs == 1)
+        printf("note        one process: no h-relation; every superstep costs the line's L\n");
     if (strcmp(m->engine, t->engine) != 0)
         printf("note        the trace comes from engine %s, the machine from %s\n", t->engine,
                m->engine);
@@ -495,7 +528,12 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
     json_str("reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
     json_str("machine", o->machine, ",");
     json_str("host", m->host, ",");
-    printf("  \"work\": \"%s\",\n  \"models\": [", o->use_ops ? "ops" : "measured");
+    printf("  \"work\": \"%s\",\n", o->use_ops ? "ops" : "measured");
+    if (o->fit_procs > 0)
+        printf("  \"fit_procs\": %d,\n", o->fit_procs);
+    else
+        printf("  \"fit_procs\": null,\n");
+    printf("  \"models\": [");
     const char *sep = "";
     for (int k = 0; k < NMODELS; k++) {
         if (r->have[k]) {
@@ -548,7 +586,9 @@ int cmd_predict(int argc, char **argv)
 
     results r;
     memset(&r, 0, sizeof r);
-    rc = check_inputs(&o, &t, &m, &r);
+    rc = choose_procs(&o, &t, &m);
+    if (rc == 0)
+        rc = check_inputs(&o, &t, &m, &r);
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
         fprintf(stderr, "polybsp: predict: out of memory\n");
         rc = 1;

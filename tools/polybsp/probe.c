@@ -29,8 +29,8 @@
 #include <unistd.h>
 
 const char cmd_probe_help[] =
-    "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST] [--quick]\n"
-    "                     [--engine ENGINE]\n"
+    "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST]\n"
+    "                     [--experiments N] [--quick] [--engine ENGINE]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
     "models for current standard parallel platforms\") do: the times of h-relations in\n"
@@ -48,10 +48,14 @@ const char cmd_probe_help[] =
     "  -o, --output FILE   the machine file (default polybsp-machine.json)\n"
     "  --budget SECONDS    time to spend, about (default 40; at least a few samples\n"
     "                      of everything are taken however small it is)\n"
-    "  -p, --procs LIST    numbers of processes, e.g. 2,4,8 (default 2, 4, 6, 8 up to\n"
-    "                      the cores); more than the cores is marked oversubscribed\n"
-    "  --sizes LIST        h-relation sizes in bytes, even (default 8, 64, 512 and the\n"
-    "                      paper's 6720, 26880, 107520, 430080, 1720320)\n"
+    "  -p, --procs LIST    numbers of processes, e.g. 2,4,8 (default the paper's 2, 4,\n"
+    "                      6, 8, and the cores when more); more than the cores is\n"
+    "                      oversubscribed, flagged and fitted apart\n"
+    "  --sizes LIST        h-relation sizes in bytes, even (default the paper's 6720,\n"
+    "                      26880, 107520, 430080, 1720320; the empty superstep is\n"
+    "                      always measured too)\n"
+    "  --experiments N     samples per cell at most (default 100; the paper's 500 needs\n"
+    "                      a larger --budget)\n"
     "  --quick             a tiny run (3 sizes, few samples), for tests\n"
     "  --engine ENGINE     the engine to measure: threads (the default), or mpi when\n"
     "                      built with MPI: runs polybsp-probe-mpi under mpiexec on\n"
@@ -131,15 +135,18 @@ static int check_output(const char *path)
     return 0;
 }
 
-/* The paper's processor counts 2, 4, 6, 8, as far as the processors go: the
- * cores, or on MPI the job's ranks. */
+/* The paper's processor counts 2, 4, 6, 8 whatever the cores (the ones above them
+ * are fitted apart, as oversubscribed), and the cores themselves when more; on
+ * MPI started by hand, as far as the job's ranks go. */
 static void default_procs(probe_options *o)
 {
-    int most = strcmp(bsp_engine_name(), "mpi") == 0 ? (int)bsp_nprocs() : o->cores;
+    int mpi = strcmp(bsp_engine_name(), "mpi") == 0, most = mpi ? (int)bsp_nprocs() : 8;
     o->nprocs = 0;
     for (int P = 2; P <= 8; P += 2)
         if (P <= most || P == 2)
             o->procs[o->nprocs++] = P;
+    if (!mpi && o->cores > 8 && o->cores <= MAX_PROCS_VALUE)
+        o->procs[o->nprocs++] = o->cores;
 }
 
 /* `--engine mpi` from the threads tool: the same options, with the process
@@ -239,6 +246,15 @@ int cmd_probe(int argc, char **argv)
                                         "even byte counts in [2, %ld], comma-separated)",
                                         v, COST_MAX_SIZES, PROBE_MAX_BYTES);
             sizes_given = 1;
+        } else if ((v = value_of(argc, argv, &i, "--experiments", &missing)) != NULL) {
+            char *end;
+            errno = 0;
+            long n = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno != 0 || n < 1 || n > PROBE_MAX_EXPERIMENTS)
+                return tool_usage_error("probe: invalid number of experiments '%s' (expected an "
+                                        "integer in [1, %d])",
+                                        v, PROBE_MAX_EXPERIMENTS);
+            o.experiments = (int)n;
         } else if ((v = value_of(argc, argv, &i, "--engine", &missing)) != NULL) {
             if (!tool_engine_available(v))
                 return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,

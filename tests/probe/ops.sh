@@ -1,0 +1,29 @@
+#!/bin/sh
+# ops.sh TOOL MACHINE PROGRAM [ARGS] — a-priori work: PROGRAM, traced at P = 2,
+# declares its operations (bsp_trace_ops), so `polybsp predict --work ops`
+# predicts it from MACHINE (whose by_procs has a line for P = 2 and whose rate
+# is 1e9 operations per second); the header says so: declared work, the file,
+# the P of the line used.
+set -u
+tool=$1
+machine=$2
+shift 2
+trace=$(mktemp)
+out=$(mktemp)
+trap 'rm -f "$trace" "$out"' EXIT
+if ! POLYBSP_TRACE=$trace "$tool" run -p 2 "$@" >/dev/null; then
+    echo "FAIL: $* failed"
+    exit 1
+fi
+if ! "$tool" predict --machine "$machine" --work ops --model bsp "$trace" >"$out"; then
+    echo "FAIL: predict --work ops exited with status $?"
+    exit 1
+fi
+for text in "work        declared operations at 1e+09 per second" \
+    "machine     $machine: " "(the line of P = 2)" "BSP          "; do
+    if ! grep -qF -- "$text" "$out"; then
+        echo "FAIL: predict's output lacks: $text"
+        cat "$out"
+        exit 1
+    fi
+done
