@@ -9,6 +9,8 @@
 #include <polybsp.h>
 
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 core_proc *api_self_slow(const char *call)
 {
@@ -36,12 +38,30 @@ double bsp_time(void)
 
 void bsp_sync(void) { core_sync(api_self("bsp_sync")); }
 
+/* The error line stays one line: trailing line ends are dropped, and any other
+ * control character but tab is written as an escape (\n, \r, \xHH). */
 void bsp_abort(const char *format, ...)
 {
     core_proc *p = core_self;
+    char text[1024], line[1024];
     va_list ap;
     va_start(ap, format);
-    core_vfatal_as(p ? p->pid : -1, p ? p->step : 0, "bsp_abort", format, ap);
+    vsnprintf(text, sizeof text, format ? format : "(no message)", ap);
+    va_end(ap);
+    size_t len = strlen(text), at = 0;
+    while (len && (text[len - 1] == '\n' || text[len - 1] == '\r'))
+        len--;
+    for (size_t i = 0; i < len && at + 5 < sizeof line; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        if (ch == '\n' || ch == '\r')
+            at += (size_t)snprintf(line + at, sizeof line - at, "\\%c", ch == '\n' ? 'n' : 'r');
+        else if ((ch < 0x20 && ch != '\t') || ch == 0x7f)
+            at += (size_t)snprintf(line + at, sizeof line - at, "\\x%02x", ch);
+        else
+            line[at++] = (char)ch;
+    }
+    line[at] = '\0';
+    core_fatal_as(p ? p->pid : -1, p ? p->step : 0, "bsp_abort", "%s", line);
 }
 
 const char *bsp_polybsp_version(void) { return POLYBSP_VERSION_STRING; }

@@ -35,6 +35,8 @@ void bsp_pop_reg(const void *ident) { core_pop_reg(api_self("bsp_pop_reg"), iden
 void bsp_put(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp_size_t nbytes)
 {
     core_proc *p = api_self("bsp_put");
+    if (nbytes)
+        api_need(src, "bsp_put", "src");
     core_put(p, "bsp_put", (long long)pid, src, dst, api_size(offset, "bsp_put", "offset"),
              api_size(nbytes, "bsp_put", "size"), 0);
 }
@@ -42,6 +44,8 @@ void bsp_put(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp_s
 void bsp_hpput(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp_size_t nbytes)
 {
     core_proc *p = api_self("bsp_hpput");
+    if (nbytes)
+        api_need(src, "bsp_hpput", "src");
     core_put(p, "bsp_hpput", (long long)pid, src, dst, api_size(offset, "bsp_hpput", "offset"),
              api_size(nbytes, "bsp_hpput", "size"), 1);
 }
@@ -63,6 +67,7 @@ void bsp_hpget(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp
 void bsp_set_tagsize(bsp_size_t *tag_nbytes)
 {
     core_proc *p = api_self("bsp_set_tagsize");
+    api_need(tag_nbytes, "bsp_set_tagsize", "tag_nbytes");
     size_t prev = core_set_tagsize(p, api_size(*tag_nbytes, "bsp_set_tagsize", "size"));
     *tag_nbytes = (bsp_size_t)prev;
 }
@@ -70,12 +75,18 @@ void bsp_set_tagsize(bsp_size_t *tag_nbytes)
 void bsp_send(bsp_pid_t pid, const void *tag, const void *payload, bsp_size_t payload_nbytes)
 {
     core_proc *p = api_self("bsp_send");
+    if (p->ctx->tagsize)
+        api_need(tag, "bsp_send", "tag");
+    if (payload_nbytes)
+        api_need(payload, "bsp_send", "payload");
     core_send(p, (long long)pid, tag, payload, api_size(payload_nbytes, "bsp_send", "size"));
 }
 
 void bsp_qsize(bsp_nprocs_t *nmessages, bsp_size_t *accum_nbytes)
 {
     const core_ctx *c = api_self("bsp_qsize")->ctx;
+    api_need(nmessages, "bsp_qsize", "nmessages");
+    api_need(accum_nbytes, "bsp_qsize", "accum_nbytes");
     *nmessages = (bsp_nprocs_t)(c->nin - c->inhead);
     *accum_nbytes = (bsp_size_t)c->inbytes;
 }
@@ -83,20 +94,25 @@ void bsp_qsize(bsp_nprocs_t *nmessages, bsp_size_t *accum_nbytes)
 void bsp_get_tag(bsp_size_t *status, void *tag)
 {
     const core_ctx *c = api_self("bsp_get_tag")->ctx;
+    api_need(status, "bsp_get_tag", "status");
     if (c->inhead == c->nin) {
         *status = (bsp_size_t)-1;
         return;
     }
     const core_msg *m = &c->inq[c->inhead];
     *status = (bsp_size_t)m->size;
-    if (m->tagsize)
+    if (m->tagsize) {
+        api_need(tag, "bsp_get_tag", "tag");
         memcpy(tag, m->tag, m->tagsize);
+    }
 }
 
 void bsp_move(void *payload, bsp_size_t reception_nbytes)
 {
     core_ctx *c = api_self("bsp_move")->ctx;
     size_t room = api_size(reception_nbytes, "bsp_move", "size");
+    if (room)
+        api_need(payload, "bsp_move", "payload");
     if (c->inhead == c->nin)
         core_fatal("bsp_move", "the message queue is empty");
     const core_msg *m = &c->inq[c->inhead++];
@@ -109,6 +125,8 @@ void bsp_move(void *payload, bsp_size_t reception_nbytes)
 bsp_size_t bsp_hpmove(void **tag_ptr, void **payload_ptr)
 {
     core_ctx *c = api_self("bsp_hpmove")->ctx;
+    api_need(tag_ptr, "bsp_hpmove", "tag_ptr");
+    api_need(payload_ptr, "bsp_hpmove", "payload_ptr");
     if (c->inhead == c->nin)
         return (bsp_size_t)-1;
     const core_msg *m = &c->inq[c->inhead++];

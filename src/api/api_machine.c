@@ -1,7 +1,8 @@
 /* api_machine — calibrated machine parameters at run time (bsp_g and friends).
  *
  * The machine file named by POLYBSP_MACHINE is read once, on the first call from
- * any process; a missing variable or a bad file stops the run with one line.
+ * any process; a missing variable or a bad file stops the run with one line, and
+ * so does bsp_r when the file has no rate (it is optional in the format).
  */
 #include "api/api.h"
 
@@ -61,4 +62,10 @@ double bsp_gstar(void) { return api_machine("bsp_gstar")->gstar; }
 
 double bsp_B(void) { return api_machine("bsp_B")->B; }
 
-double bsp_r(void) { return api_machine("bsp_r")->rate; }
+double bsp_r(void)
+{
+    const cost_machine *m = api_machine("bsp_r");
+    if (!(m->rate > 0))
+        core_fatal("bsp_r", "%s: field 'rate.ops_per_second': missing", getenv("POLYBSP_MACHINE"));
+    return m->rate;
+}

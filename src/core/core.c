@@ -152,9 +152,24 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
 void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,
                    size_t offset, size_t n, int high_performance)
 {
-    check_pid(p->ctx, call, pid);
-    uint32_t slot = (uint32_t)find_slot(p->ctx, call, "destination", dst);
-    append_puts(p, (int)pid, slot, src, offset, n, high_performance);
+    core_ctx *c = p->ctx;
+    check_pid(c, call, pid);
+    int32_t slot = find_slot(c, call, "destination", dst);
+    /* Refused here, before the source is read or records are built: no process
+     * registered room for it. The destination checks its own size again. */
+    const core_slot *s = &c->reg.slots[slot];
+    if (offset > s->most || n > s->most - offset) {
+        if (s->agree)
+            core_fatal(call,
+                       "offset %zu + size %zu exceeds the %zu bytes registered on process %lld",
+                       offset, n, s->most, pid);
+        core_fatal(call,
+                   "offset %zu + size %zu exceeds the at most %zu bytes registered on any process",
+                   offset, n, s->most);
+    }
+    if ((uintptr_t)src > UINTPTR_MAX - n)
+        core_fatal(call, "source %p + size %zu wraps around the address space", src, n);
+    append_puts(p, (int)pid, (uint32_t)slot, src, offset, n, high_performance);
 }
 
 void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes)
@@ -241,45 +256,62 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     p->tr.msgs_out++;
 }
 
-static void add_regop(core_ctx *c, core_regop_kind kind, const void *addr, size_t size)
+static void add_regop(core_ctx *c, core_regop_kind kind, const void *addr, size_t size,
+                      uint64_t push)
 {
     if (c->nregops == c->capregops)
         c->regops = grow_array(c->regops, &c->capregops, sizeof *c->regops, "registration list");
-    c->regops[c->nregops++] = (core_regop){kind, addr, size};
+    c->regops[c->nregops++] = (core_regop){kind, addr, size, push, size, 1};
     c->flags |= CORE_HAS_REG;
 }
 
 void core_push_reg(core_proc *p, const void *addr, size_t size)
 {
-    add_regop(p->ctx, CORE_REGOP_PUSH, addr, size);
+    core_ctx *c = p->ctx;
+    add_regop(c, CORE_REGOP_PUSH, addr, size, ++c->npushes);
 }
 
-/* Registered now, or pushed earlier in this superstep, and not popped as often. */
-static int will_be_registered(core_ctx *c, const void *addr)
+/* The push a pop of addr made now undoes, or 0 when addr will not be registered.
+ * Pops undo the latest registration of addr still standing: this superstep's
+ * pushes, latest first, then the registered ones from the top. Walking back, a
+ * pop hides one earlier registration of addr from the pop asked about. */
+static uint64_t pop_target(core_ctx *c, const void *addr)
 {
-    long depth = 0;
+    size_t hidden = 0;
+    for (size_t i = c->nregops; i-- > 0;) {
+        const core_regop *op = &c->regops[i];
+        if (op->addr != addr)
+            continue;
+        if (op->kind == CORE_REGOP_POP)
+            hidden++;
+        else if (hidden)
+            hidden--;
+        else
+            return op->push;
+    }
     for (int32_t s = core_reg_find(&c->reg, addr); s >= 0; s = c->reg.slots[s].below)
-        depth++;
-    for (size_t i = 0; i < c->nregops; i++)
-        if (c->regops[i].addr == addr)
-            depth += c->regops[i].kind == CORE_REGOP_PUSH ? 1 : -1;
-    return depth > 0;
+        if (hidden-- == 0)
+            return c->reg.slots[s].push;
+    return 0;
 }
 
 void core_pop_reg(core_proc *p, const void *addr)
 {
-    if (!will_be_registered(p->ctx, addr))
+    uint64_t push = pop_target(p->ctx, addr);
+    if (!push)
         core_fatal("bsp_pop_reg", "address %p is not registered", addr);
-    add_regop(p->ctx, CORE_REGOP_POP, addr, 0);
+    add_regop(p->ctx, CORE_REGOP_POP, addr, 0, push);
 }
 
 size_t core_set_tagsize(core_proc *p, size_t size)
 {
-    if (size > CORE_MAX_SLOT)
+    if (size > CORE_MAX_TAGSIZE)
         core_fatal("bsp_set_tagsize", "tag size %zu exceeds the limit of %u bytes", size,
-                   CORE_MAX_SLOT);
+                   CORE_MAX_TAGSIZE);
     size_t prev = p->ctx->next_tagsize;
     p->ctx->next_tagsize = size;
+    /* Collective: the members' sizes are compared with the registrations. */
+    p->ctx->flags |= CORE_HAS_REG;
     return prev;
 }
 
@@ -289,12 +321,14 @@ static const char *regop_name(core_regop_kind k)
 }
 
 /* Registrations are matched by order: every member must make the same sequence of
- * push and pop calls as member 0. */
-int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *mine, size_t n,
-                       const char **call, char *detail, size_t len)
+ * push and pop calls as member 0, its pops undoing the same pushes, and leave the
+ * same tag size for the next superstep. */
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagsize,
+                       const core_regop *mine, size_t n, size_t tagsize, const char **call,
+                       char *detail, size_t len)
 {
     size_t common = n < nref ? n : nref;
-    for (size_t i = 0; i < common; i++)
+    for (size_t i = 0; i < common; i++) {
         if (mine[i].kind != ref[i].kind) {
             *call = regop_name(mine[i].kind);
             snprintf(detail, len,
@@ -302,12 +336,38 @@ int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *min
                      i + 1, regop_name(mine[i].kind), regop_name(ref[i].kind));
             return 1;
         }
-    if (n == nref)
-        return 0;
-    *call = "bsp_push_reg";
-    snprintf(detail, len, "%zu registration calls in this superstep, but process 0 made %zu", n,
-             nref);
-    return 1;
+        if (mine[i].kind == CORE_REGOP_POP && mine[i].push != ref[i].push) {
+            *call = "bsp_pop_reg";
+            snprintf(detail, len,
+                     "registration call %zu of this superstep pops the registration of push %llu "
+                     "here but of push %llu on process 0",
+                     i + 1, (unsigned long long)mine[i].push, (unsigned long long)ref[i].push);
+            return 1;
+        }
+    }
+    if (n != nref) {
+        /* The first call one side made and the other did not. */
+        *call = regop_name(n > nref ? mine[common].kind : ref[common].kind);
+        snprintf(detail, len, "%zu registration calls in this superstep, but process 0 made %zu", n,
+                 nref);
+        return 1;
+    }
+    if (tagsize != ref_tagsize) {
+        *call = "bsp_set_tagsize";
+        snprintf(detail, len, "tag size %zu here but %zu on process 0", tagsize, ref_tagsize);
+        return 1;
+    }
+    return 0;
+}
+
+void core_regops_fold(core_regop *mine, const core_regop *other, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (other[i].size > mine[i].most)
+            mine[i].most = other[i].size;
+        if (other[i].size != mine[i].size)
+            mine[i].agree = 0;
+    }
 }
 
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered)
@@ -387,8 +447,12 @@ static void apply_regops(core_ctx *c)
     for (size_t i = 0; i < c->nregops; i++) {
         const core_regop *op = &c->regops[i];
         if (op->kind == CORE_REGOP_PUSH) {
-            if (core_reg_push(&c->reg, op->addr, op->size) > (int32_t)CORE_MAX_SLOT)
+            int32_t s = core_reg_push(&c->reg, op->addr, op->size);
+            if (s > (int32_t)CORE_MAX_SLOT)
                 core_fatal("bsp_push_reg", "more than %u registrations", CORE_MAX_SLOT);
+            c->reg.slots[s].push = op->push;
+            c->reg.slots[s].most = op->most;
+            c->reg.slots[s].agree = (uint16_t)op->agree;
         } else {
             core_reg_pop(&c->reg, op->addr);
         }

@@ -78,7 +78,8 @@ typedef struct core_rec {
 
 #define CORE_REC_KIND(r) ((r)->kind_slot & 0xffu)
 #define CORE_REC_SLOT(r) ((r)->kind_slot >> 8)
-#define CORE_MAX_SLOT 0xfffffeu /* also the largest tag size */
+#define CORE_MAX_SLOT 0xfffffeu
+#define CORE_MAX_TAGSIZE 0xffffffu /* a send's slot field holds its tag size */
 #define CORE_COLL_SLOT 0xffffffu /* the destination's exposed collective buffer */
 #define CORE_ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
@@ -100,10 +101,16 @@ typedef struct core_msg {
 
 typedef enum { CORE_REGOP_PUSH = 1, CORE_REGOP_POP = 2 } core_regop_kind;
 
+/* A registration call of this superstep. Registrations are named by push number:
+ * the nth bsp_push_reg of the process in its group is push n, the same on every
+ * process while their calls match, so a pop is compared by the push it undoes. */
 typedef struct core_regop {
     core_regop_kind kind;
     const void *addr;
     size_t size;
+    uint64_t push; /* push: its own number; pop: the number of the push it undoes */
+    size_t most;   /* push: the largest size any member registers (set at the check) */
+    int agree;     /* push: every member registers the same size (set at the check) */
 } core_regop;
 
 /* What a collective promised at its start; all members must promise the same. */
@@ -139,6 +146,7 @@ typedef struct core_ctx {
 
     core_regop *regops;
     size_t nregops, capregops;
+    uint64_t npushes; /* bsp_push_reg calls made in this group (core_regop.push) */
 
     size_t tagsize, next_tagsize;
 
@@ -287,12 +295,16 @@ CORE_NORETURN void core_report_mixed(long pid, unsigned long step, unsigned at, 
  * and other_pid, which went ahead (through bsp_oblsync, when other_oblivious). */
 CORE_NORETURN void core_report_steps(long pid, unsigned long step, unsigned at, long other_pid,
                                      int other_oblivious, unsigned long other_group_step);
-/* 1, with the call to blame and the detail, when mine differs from ref (member 0's). */
-int core_regops_differ(const core_regop *ref, size_t nref, const core_regop *mine, size_t n,
-                       const char **call, char *detail, size_t len);
+/* 1, with the call to blame and the detail, when mine (this superstep's
+ * registration calls and the tag size set for the next) differs from ref (member 0's). */
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagsize,
+                       const core_regop *mine, size_t n, size_t tagsize, const char **call,
+                       char *detail, size_t len);
+/* Once the n calls match: folds another member's push sizes into mine's most and
+ * agree, which bound puts at their source from the next superstep on. */
+void core_regops_fold(core_regop *mine, const core_regop *other, size_t n);
 int core_coll_differ(const core_coll_desc *ref, long ref_pid, const core_coll_desc *mine,
                      char *call, size_t calllen, char *detail, size_t len);
-
 
 double core_now(void);
 

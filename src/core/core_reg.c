@@ -100,7 +100,8 @@ int32_t core_reg_push(core_reg *r, const void *addr, size_t size)
     if (2 * (r->mapused + 1) > r->mapcap)
         map_rehash(r, r->mapcap ? 2 * r->mapcap : 16);
     size_t i = map_index(r, addr);
-    r->slots[s] = (core_slot){addr, size, r->map[i].slot, 1};
+    r->slots[s] = (core_slot){
+        .addr = addr, .size = size, .most = size, .below = r->map[i].slot, .live = 1, .agree = 1};
     if (r->map[i].slot < 0)
         r->mapused++;
     r->map[i] = (core_reg_entry){addr, (int32_t)s};

@@ -16,8 +16,11 @@
 typedef struct core_slot {
     const void *addr;
     size_t size;
+    size_t most;   /* the largest size any process registered in this slot */
+    uint64_t push; /* the push that made it (core_regop.push), set by the caller */
     int32_t below; /* slot of the registration this one hides, or -1 */
-    int32_t live;
+    uint16_t live;
+    uint16_t agree; /* every process registered the same size (then most is it) */
 } core_slot;
 
 typedef struct core_reg_entry {

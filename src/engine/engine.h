@@ -32,6 +32,13 @@ struct core_getreq;
 
 typedef enum { ENG_BEFORE = 0, ENG_RUNNING = 1, ENG_AFTER = 2 } eng_state;
 
+/* Shared with the tool: the most processes a run may have (bsp_begin,
+ * POLYBSP_NPROCS, polybsp run -p), and the text each engine leaves in every
+ * program linked with it, ENG_MARKER followed by eng_name(), by which
+ * `polybsp run` tells which engine a program was built for. */
+#define ENG_MAX_NPROCS 1000000
+#define ENG_MARKER "polybsp-engine="
+
 const char *eng_name(void);
 /* Ends the whole run now with this exit status (every process, every rank). */
 void eng_abort(int status) __attribute__((noreturn));

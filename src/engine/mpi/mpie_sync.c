@@ -142,25 +142,39 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 
 void eng_check_regops(core_ctx *c)
 {
-    /* Member 0's sequence of call kinds reaches everybody. */
-    int n = (int)c->nregops;
-    MPI_Bcast(&n, 1, MPI_INT, 0, c->group->e.comm);
-    core_regop *ref = calloc((size_t)n + 1, sizeof *ref);
-    int *kinds = calloc((size_t)n + 1, sizeof *kinds);
-    if (!ref || !kinds)
+    /* Member 0's tag size and sequence of calls (kind, push undone) reach everybody. */
+    uint64_t head[2] = {c->nregops, c->next_tagsize};
+    MPI_Bcast(head, 2, MPI_UINT64_T, 0, c->group->e.comm);
+    size_t n = (size_t)head[0];
+    core_regop *ref = calloc(n + 1, sizeof *ref);
+    uint64_t *wire = calloc(2 * n + 2, sizeof *wire);
+    if (!ref || !wire)
         core_fatal_oom("registration check");
-    for (int i = 0; c->pid == 0 && i < n; i++)
-        kinds[i] = (int)c->regops[i].kind;
-    MPI_Bcast(kinds, n, MPI_INT, 0, c->group->e.comm);
-    for (int i = 0; i < n; i++)
-        ref[i].kind = (core_regop_kind)kinds[i];
+    for (size_t i = 0; c->pid == 0 && i < n; i++) {
+        wire[2 * i] = (uint64_t)c->regops[i].kind;
+        wire[2 * i + 1] = c->regops[i].push;
+    }
+    MPI_Bcast(wire, (int)(2 * n), MPI_UINT64_T, 0, c->group->e.comm);
+    for (size_t i = 0; i < n; i++)
+        ref[i] = (core_regop){.kind = (core_regop_kind)wire[2 * i], .push = wire[2 * i + 1]};
     const char *call = "bsp_push_reg";
     char detail[160];
-    int guilty =
-        core_regops_differ(ref, (size_t)n, c->regops, c->nregops, &call, detail, sizeof detail);
+    int guilty = core_regops_differ(ref, n, (size_t)head[1], c->regops, c->nregops, c->next_tagsize,
+                                    &call, detail, sizeof detail);
     free(ref);
-    free(kinds);
     mpie_blame(c, guilty, call, detail);
+    /* The calls match: every member learns the largest and smallest size of each
+     * push (the smallest as its complement, so that one MAX reduction serves). */
+    for (size_t i = 0; i < n; i++) {
+        wire[2 * i] = c->regops[i].size;
+        wire[2 * i + 1] = UINT64_MAX - c->regops[i].size;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, wire, (int)(2 * n), MPI_UINT64_T, MPI_MAX, c->group->e.comm);
+    for (size_t i = 0; i < n; i++) {
+        c->regops[i].most = (size_t)wire[2 * i];
+        c->regops[i].agree = UINT64_MAX - wire[2 * i + 1] == wire[2 * i];
+    }
+    free(wire);
 }
 
 void eng_check_colls(core_ctx *c, unsigned parity)

@@ -55,7 +55,10 @@ void eng_init(void (*spmd)(void), int argc, char **argv)
 
 eng_state eng_section_state(void) { return (eng_state)atomic_load(&g.state); }
 
-const char *eng_name(void) { return "threads"; }
+/* Kept in the program even when unreferenced: `polybsp run` looks for it. */
+__attribute__((used)) static const char marker[] = ENG_MARKER "threads";
+
+const char *eng_name(void) { return marker + sizeof ENG_MARKER - 1; }
 
 void eng_abort(int status) { _exit(status); }
 
@@ -66,7 +69,7 @@ int eng_available(void)
         char *end;
         errno = 0;
         long v = strtol(env, &end, 10);
-        if (errno || *end || v < 1 || v > 1000000)
+        if (errno || *end || v < 1 || v > ENG_MAX_NPROCS)
             core_fatal("bsp_nprocs", "POLYBSP_NPROCS=%s is not a positive integer", env);
         return (int)v;
     }
@@ -115,8 +118,8 @@ void eng_begin(long long nprocs)
         core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
     if (nprocs < 1)
         core_fatal("bsp_begin", "number of processes %lld must be at least 1", nprocs);
-    if (nprocs > 1000000)
-        core_fatal("bsp_begin", "number of processes %lld is more than 1000000", nprocs);
+    if (nprocs > ENG_MAX_NPROCS)
+        core_fatal("bsp_begin", "number of processes %lld is more than %d", nprocs, ENG_MAX_NPROCS);
     if (!g.spmd && !main)
         core_fatal("bsp_begin", "without bsp_init, bsp_begin must be called from main");
     core_install_reporters();

@@ -130,10 +130,14 @@ void eng_check_regops(core_ctx *c)
         const core_ctx *o = g->e.members[q];
         const char *call;
         char detail[160];
-        if (core_regops_differ(ref->regops, ref->nregops, o->regops, o->nregops, &call, detail,
-                               sizeof detail))
+        if (core_regops_differ(ref->regops, ref->nregops, ref->next_tagsize, o->regops, o->nregops,
+                               o->next_tagsize, &call, detail, sizeof detail))
             core_fatal_as(o->proc->pid, o->proc->step, call, "%s", detail);
     }
+    /* Members only read each other's sizes; each writes its own bounds. */
+    for (int q = 0; q < g->nprocs; q++)
+        if (q != c->pid)
+            core_regops_fold(c->regops, g->e.members[q]->regops, c->nregops);
 }
 
 /* Descriptors alternate by parity: the one read here is rewritten only after
