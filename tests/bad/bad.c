@@ -10,6 +10,8 @@
  * negative sizes and pids only exist in the classic one.
  */
 #include <bsp.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,95 @@ static void set_tagsize_negative(struct ctx *c)
 #endif
 
 static void pop_unregistered(struct ctx *c) { bsp_pop_reg(&c->local); }
+/* One pop more than the others make. */
+static void pop_spare(struct ctx *c) { bsp_pop_reg(c->spare); }
+
+/* Sizes no registration holds: refused before the source is read (src has 16
+   bytes). buf is registered with 32 bytes but 8 on process 2, spare with 8. */
+static void put_huge(struct ctx *c) { bsp_put(2, c->src, c->buf, 0, INT_MAX); }
+static void hpput_huge(struct ctx *c) { bsp_hpput(2, c->src, c->buf, 0, INT_MAX); }
+static void put_huge_agreed(struct ctx *c) { bsp_put(3, c->src, c->spare, 4, INT_MAX); }
+#ifdef POLYBSP_MCBSP
+static void hpput_half(struct ctx *c) { bsp_hpput(2, c->src, c->spare, 0, SIZE_MAX / 2); }
+static void put_tebibyte(struct ctx *c) { bsp_put(2, c->src, c->buf, 0, (size_t)1 << 40); }
+#endif
+/* 32 bytes fit process 3's buf although process 2 registered only 8. */
+static void put_within_most(struct ctx *c) { bsp_put(3, c->src, c->buf, 16, 16); }
+static void put_src_null(struct ctx *c) { bsp_put(2, NULL, c->buf, 0, 4); }
+static void hpput_src_null(struct ctx *c) { bsp_hpput(2, NULL, c->buf, 0, 4); }
+static void hpput_wrap(struct ctx *c)
+{
+    bsp_hpput(2, (const void *)(UINTPTR_MAX - 2), c->buf, 0, 8);
+}
+
+/* NULL where the call reads or writes through a pointer. */
+static void qsize_null(struct ctx *c)
+{
+    (void)c;
+    bsp_size_t bytes;
+    bsp_qsize(NULL, &bytes);
+}
+static void qsize_null_bytes(struct ctx *c)
+{
+    (void)c;
+    bsp_nprocs_t n;
+    bsp_qsize(&n, NULL);
+}
+static void get_tag_null(struct ctx *c) { bsp_get_tag(NULL, c->src); }
+static void move_null(struct ctx *c)
+{
+    (void)c;
+    bsp_move(NULL, 4);
+}
+static void hpmove_null(struct ctx *c)
+{
+    (void)c;
+    void *payload;
+    bsp_hpmove(NULL, &payload);
+}
+static void hpmove_null_payload(struct ctx *c)
+{
+    (void)c;
+    void *tag;
+    bsp_hpmove(&tag, NULL);
+}
+static void set_tagsize_null(struct ctx *c)
+{
+    (void)c;
+    bsp_set_tagsize(NULL);
+}
+/* The largest tag size: one over is refused, the largest itself carries a tag. */
+static void set_tagsize_over(struct ctx *c)
+{
+    (void)c;
+    bsp_size_t size = 16777216;
+    bsp_set_tagsize(&size);
+}
+static void set_tagsize_max(struct ctx *c)
+{
+    const bsp_size_t max = 16777215;
+    bsp_size_t size = max, status = 0;
+    char *tag = malloc((size_t)max);
+    if (!tag)
+        bsp_abort("bad: out of memory");
+    bsp_set_tagsize(&size);
+    bsp_sync();
+    memset(tag, 'a' + c->p, (size_t)max);
+    bsp_send((bsp_pid_t)((c->p + 1) % NPROCS), tag, c->src, 4);
+    bsp_sync();
+    memset(tag, 0, (size_t)max);
+    bsp_get_tag(&status, tag);
+    int from = (c->p + NPROCS - 1) % NPROCS;
+    if (status != 4 || tag[0] != 'a' + from || tag[max - 1] != 'a' + from)
+        bsp_abort("set_tagsize_max: wrong tag or status %lld", (long long)status);
+    free(tag);
+}
+static void send_null_payload(struct ctx *c) { bsp_send(2, c->src, NULL, 4); }
+static void abort_newline(struct ctx *c)
+{
+    (void)c;
+    bsp_abort("first\nsecond\n");
+}
 static void move_empty(struct ctx *c) { bsp_move(c->src, 4); }
 static void begin_twice(struct ctx *c)
 {
@@ -185,6 +276,55 @@ static void reg_order(struct ctx *c)
     }
 }
 
+/* Pops must undo the same push everywhere (registrations match by order). */
+static void pop_other(struct ctx *c) { bsp_pop_reg(c->p == actor ? c->spare : c->buf); }
+static void pop_other_new(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    bsp_pop_reg(c->p == actor ? c->fresh : c->buf);
+}
+static void pop_count_fewer(struct ctx *c)
+{
+    if (c->p != actor)
+        bsp_pop_reg(c->spare);
+}
+/* The same pushes popped everywhere, one of this superstep: no error. */
+static void pop_matched(struct ctx *c)
+{
+    bsp_push_reg(c->fresh, 8);
+    bsp_pop_reg(c->fresh);
+    bsp_pop_reg(c->spare);
+    bsp_sync();
+    bsp_put((bsp_pid_t)((c->p + 1) % NPROCS), c->src, c->buf, 0, 8);
+}
+static void tagsize_differ(struct ctx *c)
+{
+    bsp_size_t size = c->p == actor ? 8 : 4;
+    bsp_set_tagsize(&size);
+}
+
+/* Everyone sends itself a message with a 4-byte tag; the actor passes NULL for
+   the tag to bsp_get_tag (superstep 4). */
+static void get_tag_null_tag(struct ctx *c)
+{
+    bsp_size_t size = 4, status;
+    bsp_set_tagsize(&size);
+    bsp_sync();
+    bsp_send((bsp_pid_t)c->p, c->src, c->src, 4);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_get_tag(&status, NULL);
+}
+/* The actor sends with a NULL tag once the tag size is 4 (superstep 3). */
+static void send_null_tag(struct ctx *c)
+{
+    bsp_size_t size = 4;
+    bsp_set_tagsize(&size);
+    bsp_sync();
+    if (c->p == actor)
+        bsp_send(2, NULL, c->src, 4);
+}
+
 static void get_tag_empty(struct ctx *c)
 {
     bsp_size_t status = 0;
@@ -287,6 +427,36 @@ static const struct bad_case cases[] = {
     {"reg_count_fewer", INSIDE_ALL, reg_count_fewer},
     {"reg_order", INSIDE_ALL, reg_order},
     {"pop_unregistered", INSIDE_ACTOR, pop_unregistered},
+    {"pop_other", INSIDE_ALL, pop_other},
+    {"pop_other_new", INSIDE_ALL, pop_other_new},
+    {"pop_count_more", INSIDE_ACTOR, pop_spare},
+    {"pop_count_fewer", INSIDE_ALL, pop_count_fewer},
+    {"pop_matched", INSIDE_ALL, pop_matched},
+    {"tagsize_differ", INSIDE_ALL, tagsize_differ},
+    {"put_huge", INSIDE_ACTOR, put_huge},
+    {"hpput_huge", INSIDE_ACTOR, hpput_huge},
+    {"put_huge_agreed", INSIDE_ACTOR, put_huge_agreed},
+#ifdef POLYBSP_MCBSP
+    {"hpput_half", INSIDE_ACTOR, hpput_half},
+    {"put_tebibyte", INSIDE_ACTOR, put_tebibyte},
+#endif
+    {"put_within_most", INSIDE_ACTOR, put_within_most},
+    {"put_src_null", INSIDE_ACTOR, put_src_null},
+    {"hpput_src_null", INSIDE_ACTOR, hpput_src_null},
+    {"hpput_wrap", INSIDE_ACTOR, hpput_wrap},
+    {"qsize_null", INSIDE_ACTOR, qsize_null},
+    {"qsize_null_bytes", INSIDE_ACTOR, qsize_null_bytes},
+    {"get_tag_null", INSIDE_ACTOR, get_tag_null},
+    {"get_tag_null_tag", INSIDE_ALL, get_tag_null_tag},
+    {"move_null", INSIDE_ACTOR, move_null},
+    {"hpmove_null", INSIDE_ACTOR, hpmove_null},
+    {"hpmove_null_payload", INSIDE_ACTOR, hpmove_null_payload},
+    {"set_tagsize_null", INSIDE_ACTOR, set_tagsize_null},
+    {"send_null_payload", INSIDE_ACTOR, send_null_payload},
+    {"set_tagsize_over", INSIDE_ACTOR, set_tagsize_over},
+    {"set_tagsize_max", INSIDE_ALL, set_tagsize_max},
+    {"send_null_tag", INSIDE_ALL, send_null_tag},
+    {"abort_newline", INSIDE_ACTOR, abort_newline},
     {"move_empty", INSIDE_ACTOR, move_empty},
     {"get_tag_empty", INSIDE_ALL, get_tag_empty},
     {"before_pid", BEFORE, call_pid},

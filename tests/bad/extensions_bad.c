@@ -1,6 +1,7 @@
 /* extensions_bad — misuse of <polybsp.h> extensions, one case per run (argv[1]),
  * committed by process 1 of 2 in superstep 1: the calibrated parameters without
- * a machine file or with a bad one, and a negative operation count. */
+ * a machine file or with a bad one, the rate from a file without one, and a
+ * negative operation count. */
 #include <bsp.h>
 #include <polybsp.h>
 
@@ -16,6 +17,8 @@ static void spmd(void)
     if (bsp_pid() == 1) {
         if (strcmp(which, "machine") == 0)
             printf("%g\n", bsp_g());
+        else if (strcmp(which, "rate") == 0)
+            printf("%g\n", bsp_r());
         else if (strcmp(which, "trace_ops") == 0)
             bsp_trace_ops(-5);
     }
