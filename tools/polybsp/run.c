@@ -5,16 +5,23 @@
  * With --engine mpi it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
  * (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
  * tool_exec_mpi.
- * Bad options or a missing PROGRAM: one line, status 2. PROGRAM that cannot be
- * started: one line, status 127 (not found) or 126 (not executable), as env(1).
+ * Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built
+ * for the other engine than the one asked for (told by the marker the engine
+ * leaves in it, engine/engine.h, or the polybsp shared library it needs; a
+ * program without either, such as a script, is started as it is). PROGRAM that
+ * cannot be started: one line, status 127 (not found) or 126 (not executable),
+ * as env(1).
  */
 #include "tool.h"
+
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 const char cmd_run_help[] =
@@ -23,7 +30,8 @@ const char cmd_run_help[] =
     "Runs the BSP program PROGRAM with ARGS. The exit status is the program's.\n"
     "\n"
     "options:\n"
-    "  -p, --procs N      run on N processes (N >= 1; more than the cores is allowed):\n"
+    "  -p, --procs N      run on N processes (1 <= N <= 1000000; more than the cores\n"
+    "                     is allowed):\n"
     "                     sets POLYBSP_NPROCS=N, which bsp_nprocs() returns before\n"
     "                     bsp_begin. Without -p the program decides (by default one\n"
     "                     process per core).\n"
@@ -34,16 +42,18 @@ const char cmd_run_help[] =
     "\n"
     "example: polybsp run -p 4 ./inprod 1000000\n";
 
-/* Parses a process count: a decimal integer in [1, INT_MAX] and nothing else, so
- * that "0", "-1", "abc" and "3x" are all refused before the program starts. */
+/* Parses a process count: a decimal integer in [1, ENG_MAX_NPROCS] and nothing
+ * else, so that "0", "-1", "abc", "3x" and more processes than a run may have
+ * are all refused before the program starts. */
 static int parse_procs(const char *text, long *procs)
 {
     char *end;
     errno = 0;
     long value = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno != 0 || value < 1 || value > INT_MAX)
-        return tool_usage_error("run: invalid number of processes '%s' (expected an integer >= 1)",
-                                text);
+    if (end == text || *end != '\0' || errno != 0 || value < 1 || value > ENG_MAX_NPROCS)
+        return tool_usage_error(
+            "run: invalid number of processes '%s' (expected an integer from 1 to %d)", text,
+            ENG_MAX_NPROCS);
     *procs = value;
     return 0;
 }
@@ -67,6 +77,74 @@ static const char *option_value(int argc, char **argv, int *i, const char *name,
     }
     *i += 1;
     return argv[*i];
+}
+
+/* The file execvp would start for name: name itself when it has a '/', else the
+ * first executable regular file of that name in PATH; into path, or "". */
+static void find_program(const char *name, char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+    snprintf(path, size, "%s", name);
+    if (strchr(name, '/') != NULL)
+        return;
+    for (const char *d = dirs ? dirs : ""; *d;) {
+        size_t len = strcspn(d, ":");
+        struct stat st;
+        snprintf(path, size, "%.*s/%s", (int)len, len ? d : ".", name);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0)
+            return;
+        d += len + (d[len] == ':');
+    }
+    path[0] = '\0';
+}
+
+/* Whether text occurs in the n bytes at data. */
+static bool holds(const char *data, size_t n, const char *text)
+{
+    size_t len = strlen(text);
+    const char *end = data + n;
+    for (const char *at = data; (size_t)(end - at) >= len; at++) {
+        at = memchr(at, text[0], (size_t)(end - at) - len + 1);
+        if (at == NULL)
+            return false;
+        if (memcmp(at, text, len) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The engine a program was built for, by what its file holds (ENG_MARKER and
+ * the engine's name when linked statically, the library's name when linked
+ * with the shared one), or NULL when the file shows neither. */
+static const char *program_engine(const char *name)
+{
+    static const struct {
+        const char *text, *engine;
+    } signs[] = {{ENG_MARKER "mpi", "mpi"},
+                 {"libpolybsp_mpi.so", "mpi"},
+                 {ENG_MARKER "threads", "threads"},
+                 {"libpolybsp.so", "threads"}};
+    enum { NSIGNS = sizeof signs / sizeof signs[0], KEEP = 32, BLOCK = 1 << 16 };
+    char path[PATH_MAX];
+    find_program(name, path, sizeof path);
+    FILE *f = path[0] ? fopen(path, "rb") : NULL;
+    if (f == NULL)
+        return NULL; /* execvp reports it */
+    /* Each block is searched with the last KEEP bytes of the one before, so that
+     * a text across the boundary is found. */
+    static char buf[KEEP + BLOCK];
+    size_t kept = 0, n;
+    const char *found = NULL;
+    while (found == NULL && (n = fread(buf + kept, 1, BLOCK, f)) > 0) {
+        size_t len = kept + n;
+        for (int k = 0; k < NSIGNS && found == NULL; k++)
+            if (holds(buf, len, signs[k].text))
+                found = signs[k].engine;
+        kept = len < KEEP ? len : KEEP;
+        memmove(buf, buf + len - kept, kept);
+    }
+    fclose(f);
+    return found;
 }
 
 int cmd_run(int argc, char **argv)
@@ -108,6 +186,11 @@ int cmd_run(int argc, char **argv)
     if (i >= argc)
         return tool_usage_error("run: missing program (usage: polybsp run [-p N] PROGRAM [ARGS])");
 
+    const char *built_for = program_engine(argv[i]);
+    if (built_for != NULL && strcmp(built_for, engine) != 0)
+        return tool_usage_error("run: '%s' is built for the %s engine, not %s (link it with "
+                                "bspcc --engine %s)",
+                                argv[i], built_for, engine, engine);
     if (strcmp(engine, "mpi") == 0)
         return tool_exec_mpi("run", procs_text != NULL ? procs : 0, argv + i);
     if (procs_text != NULL) {
