@@ -73,6 +73,6 @@ expect_error() {
 expect_error 2 "bsprun: missing program (usage: bsprun [-n P] PROGRAM [ARGS])" -n 2
 expect_error 2 "bsprun: option '-n' needs a value" -n
 expect_error 2 "bsprun: unknown option '-x' (try 'bsprun --help')" -x "$work/inprod"
-expect_error 2 "polybsp: run: invalid number of processes 'zero' (expected an integer >= 1)" \
+expect_error 2 "polybsp: run: invalid number of processes 'zero' (expected an integer from 1 to 1000000)" \
     -n zero "$work/inprod"
 echo "bsprun: OK"
