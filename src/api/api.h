@@ -2,7 +2,7 @@
  *
  * Contract: api_self(call) returns the calling process, or stops the run with
  * "called before bsp_begin" / "called after bsp_end" / "called from a thread that
- * is not a BSP process". api_need stops the run with "argument NAME is NULL"
+ * is not a BSP process". api_need stops the run with "NAME is NULL"
  * when a pointer the call must read or write through is NULL. The dialect
  * files (api_classic.c, api_mc.c) share one body, api_dialect.h, and differ
  * only in their types and in the sign check.
@@ -23,7 +23,7 @@ static inline core_proc *api_self(const char *call)
 static inline void api_need(const void *ptr, const char *call, const char *name)
 {
     if (!ptr)
-        core_fatal(call, "argument %s is NULL", name);
+        core_fatal(call, "%s is NULL", name);
 }
 
 #endif
