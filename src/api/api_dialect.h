@@ -53,6 +53,8 @@ void bsp_hpput(bsp_pid_t pid, const void *src, void *dst, bsp_size_t offset, bsp
 void bsp_get(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_size_t nbytes)
 {
     core_proc *p = api_self("bsp_get");
+    if (nbytes)
+        api_need(dst, "bsp_get", "dst");
     core_get(p, "bsp_get", (long long)pid, src, api_size(offset, "bsp_get", "offset"), dst,
              api_size(nbytes, "bsp_get", "size"), 0);
 }
@@ -60,6 +62,8 @@ void bsp_get(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_s
 void bsp_hpget(bsp_pid_t pid, const void *src, bsp_size_t offset, void *dst, bsp_size_t nbytes)
 {
     core_proc *p = api_self("bsp_hpget");
+    if (nbytes)
+        api_need(dst, "bsp_hpget", "dst");
     core_get(p, "bsp_hpget", (long long)pid, src, api_size(offset, "bsp_hpget", "offset"), dst,
              api_size(nbytes, "bsp_hpget", "size"), 1);
 }

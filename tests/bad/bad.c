@@ -85,6 +85,8 @@ static void put_tebibyte(struct ctx *c) { bsp_put(2, c->src, c->buf, 0, (size_t)
 /* 32 bytes fit process 3's buf although process 2 registered only 8. */
 static void put_within_most(struct ctx *c) { bsp_put(3, c->src, c->buf, 16, 16); }
 static void put_src_null(struct ctx *c) { bsp_put(2, NULL, c->buf, 0, 4); }
+static void get_dst_null(struct ctx *c) { bsp_get(2, c->buf, 0, NULL, 4); }
+static void hpget_dst_null(struct ctx *c) { bsp_hpget(2, c->buf, 0, NULL, 4); }
 static void hpput_src_null(struct ctx *c) { bsp_hpput(2, NULL, c->buf, 0, 4); }
 static void hpput_wrap(struct ctx *c)
 {
@@ -443,6 +445,8 @@ static const struct bad_case cases[] = {
     {"put_within_most", INSIDE_ACTOR, put_within_most},
     {"put_src_null", INSIDE_ACTOR, put_src_null},
     {"hpput_src_null", INSIDE_ACTOR, hpput_src_null},
+    {"get_dst_null", INSIDE_ACTOR, get_dst_null},
+    {"hpget_dst_null", INSIDE_ACTOR, hpget_dst_null},
     {"hpput_wrap", INSIDE_ACTOR, hpput_wrap},
     {"qsize_null", INSIDE_ACTOR, qsize_null},
     {"qsize_null_bytes", INSIDE_ACTOR, qsize_null_bytes},
