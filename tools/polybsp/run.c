@@ -2,13 +2,14 @@
  *
  * Contract: sets POLYBSP_NPROCS=N (when -p is given) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
- * With --engine mpi it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
+ * On the mpi engine it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
  * (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
- * tool_exec_mpi.
+ * tool_exec_mpi. The engine is the one PROGRAM was built for (told by the marker
+ * the engine leaves in it, engine/engine.h, or the polybsp shared library it
+ * needs), or --engine's; a program without either sign, such as a script, runs
+ * on --engine's, by default threads.
  * Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built
- * for the other engine than the one asked for (told by the marker the engine
- * leaves in it, engine/engine.h, or the polybsp shared library it needs; a
- * program without either, such as a script, is started as it is). PROGRAM that
+ * for another engine than --engine names. PROGRAM that
  * cannot be started: one line, status 127 (not found) or 126 (not executable),
  * as env(1).
  */
@@ -35,9 +36,10 @@ const char cmd_run_help[] =
     "                     sets POLYBSP_NPROCS=N, which bsp_nprocs() returns before\n"
     "                     bsp_begin. Without -p the program decides (by default one\n"
     "                     process per core).\n"
-    "  --engine ENGINE    the engine to run on: threads (the default), or mpi when\n"
-    "                     built with MPI: runs mpiexec --oversubscribe -np N PROGRAM;\n"
-    "                     PROGRAM must be linked with bspcc --engine mpi\n"
+    "  --engine ENGINE    the engine to run on: threads, or mpi when built with MPI\n"
+    "                     (runs mpiexec --oversubscribe -np N PROGRAM). By default\n"
+    "                     the engine PROGRAM was linked for (bspcc --engine), else\n"
+    "                     threads; a PROGRAM linked for another engine is refused\n"
     "  -h, --help         show this help\n"
     "\n"
     "example: polybsp run -p 4 ./inprod 1000000\n";
@@ -150,7 +152,7 @@ static const char *program_engine(const char *name)
 int cmd_run(int argc, char **argv)
 {
     const char *procs_text = NULL;
-    const char *engine = tool_engines[0];
+    const char *engine = NULL; /* not asked for: the program's own */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
@@ -180,14 +182,20 @@ int cmd_run(int argc, char **argv)
     long procs = 0;
     if (procs_text != NULL && parse_procs(procs_text, &procs) != 0)
         return TOOL_EXIT_USAGE;
-    if (!tool_engine_available(engine))
+    if (engine != NULL && !tool_engine_available(engine))
         return tool_usage_error("run: engine '%s' is not available (available: %s)", engine,
                                 tool_engine_list());
     if (i >= argc)
         return tool_usage_error("run: missing program (usage: polybsp run [-p N] PROGRAM [ARGS])");
 
     const char *built_for = program_engine(argv[i]);
-    if (built_for != NULL && strcmp(built_for, engine) != 0)
+    if (engine == NULL) {
+        engine = built_for != NULL ? built_for : tool_engines[0];
+        if (!tool_engine_available(engine))
+            return tool_usage_error("run: '%s' is built for the %s engine, which this polybsp "
+                                    "lacks (available: %s)",
+                                    argv[i], engine, tool_engine_list());
+    } else if (built_for != NULL && strcmp(built_for, engine) != 0)
         return tool_usage_error("run: '%s' is built for the %s engine, not %s (link it with "
                                 "bspcc --engine %s)",
                                 argv[i], built_for, engine, engine);
