@@ -30,8 +30,8 @@ typedef struct cost_ccm_sample {
 size_t cost_ccm_samples(const cost_trace *t, cost_ccm_sample *out, size_t cap);
 /* Fits the samples of one kind by non-negative least squares of the relative
  * errors (T − time) / time: a, b, c >= 0 in one piece, and for each measured
- * size h_break with other sizes below and above it, a, b, c, c_above >= 0 in
- * two; the break point is the one with the smallest sum of squared relative
+ * size h_break with two other sizes below it and two above, a, b, c, c_above
+ * >= 0 in two; the break point is the one with the smallest sum of squared relative
  * errors, one piece unless two do better. A coefficient whose column does not
  * vary (b at a single P) is 0. -1 (f untouched) when there is no sample of
  * kind. */
