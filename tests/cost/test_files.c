@@ -203,7 +203,6 @@ static void machine_write_whole(void)
     CHECK(remove(path) == 0 && remove(link) == 0 && remove(target) == 0 && rmdir(dir) == 0);
 }
 
-
 static void expect_write_error(cost_machine *m, const char *path, const char *want)
 {
     CHECK(cost_machine_write(path, m, err, sizeof err) == -1);
