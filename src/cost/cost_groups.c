@@ -398,13 +398,18 @@ static int check_group(checker *c, const cost_group *g)
         int label = c->k == COST_DBSP ? cost_dbsp_label(c->t, g, it, c->flags) : 0;
         if (c->k == COST_DBSP && cost_dbsp_level(c->m, c->t->nprocs, label) == NULL) {
             int cluster = cost_dbsp_cluster(c->t->nprocs, label);
+            char how[96];
+            if (cluster == 1)
+                snprintf(how, sizeof how,
+                         "run polybsp probe again, which measures levels 0 to log2 P");
+            else
+                snprintf(how, sizeof how, "probe with --procs %d or more", cluster);
             return fail(c,
                         "%s: field 'dbsp.levels': no clusters of %d%s process%s (" NEEDED
-                        " for %s:%zu, a superstep at level %d of %d processes: run polybsp probe "
-                        "again, which measures levels 0 to log2 P)",
+                        " for %s:%zu, a superstep at level %d of %d processes: %s)",
                         c->machine_name, cluster, cluster == 1 ? "" : " or more",
                         cluster == 1 ? "" : "es", name(c), c->trace_name, r0->line, label,
-                        c->t->nprocs);
+                        c->t->nprocs, how);
         }
         if (c->k == COST_CCM && cost_is_collective(r0->kind) &&
             cost_machine_collective(c->m, r0->kind) == NULL)
