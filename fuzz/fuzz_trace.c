@@ -35,10 +35,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m.B = 64;
         m.rate = 1e9;
         m.h_sum = (int)(size & 1);
+        /* D-BSP: one level for clusters of any size > 1, one for clusters of one. */
+        m.levels[0] = (cost_level){0, 2147483647, 1e-9, 1e-5};
+        m.levels[1] = (cost_level){1, 1, 0, 1e-6};
+        m.nlevels = 2;
         double *steps = malloc(t.nsteps * sizeof *steps);
         if (steps != NULL) {
             for (int k = COST_REAL; k <= COST_CCM; k++)
-                cost_predict((cost_model_kind)k, &t, &m, k & 1, steps);
+                cost_predict((cost_model_kind)k, &t, &m, (k & 1) | (int)(size & COST_DBSP_GROUP),
+                             steps);
         }
         free(steps);
         cost_trace_free(&t);

@@ -438,6 +438,8 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             }
             p->tr.bytes_in += r->size;
             p->tr.msgs_in++;
+            if (src_pid == p->pid)
+                core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
             cur += sizeof(core_rec) + ALIGN8(datalen);
     }
 }

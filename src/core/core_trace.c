@@ -109,11 +109,18 @@ void core_trace_add_source(core_proc *p, int src)
     }
 }
 
+void core_trace_add_self(core_proc *p, uint64_t n)
+{
+    p->tr.self_bytes += n;
+    p->tr.self_msgs++;
+}
+
 void core_trace_enter(core_proc *p)
 {
     p->tr.t_enter = core_now() - p->run->t0;
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
+    p->tr.self_bytes = p->tr.self_msgs = 0;
 }
 
 static int cmp_int32(const void *a, const void *b)
@@ -152,6 +159,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->msgs_out = t->msgs_out + atomic_exchange(&t->served_msgs, 0);
     r->bytes_in = t->bytes_in;
     r->msgs_in = t->msgs_in;
+    r->self_bytes = t->self_bytes;
+    r->self_msgs = t->self_msgs;
     r->nfrom = t->nfrom;
     r->from = NULL;
     if (t->nfrom) {
@@ -181,9 +190,12 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
     if (r->ops > 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
-    fprintf(f, "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,\"from\":[",
+    fprintf(f,
+            "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,"
+            "\"self_bytes\":%llu,\"self_msgs\":%llu,\"from\":[",
             (unsigned long long)r->bytes_out, (unsigned long long)r->msgs_out,
-            (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in);
+            (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in,
+            (unsigned long long)r->self_bytes, (unsigned long long)r->self_msgs);
     for (uint32_t i = 0; i < r->nfrom; i++)
         fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);
     fprintf(f, "],\"t_enter\":%.9f,\"t_exit\":%.9f}\n", r->t_enter, r->t_exit);

@@ -5,7 +5,6 @@
  */
 #include "cost/cost_calib.h"
 
-#include "cost/cost_fit.h"
 #include "cost/cost_groups.h"
 
 #include <math.h>
@@ -118,57 +117,172 @@ size_t cost_ccm_samples(const cost_trace *t, cost_ccm_sample *out, size_t cap)
     return s.n;
 }
 
-static int distinct(const double *v, size_t n)
+/* ---- the fit: non-negative least squares of relative errors ---- */
+
+enum { MAXCOLS = 4 }; /* 1, ceil(log2 P), h below the break, h above it */
+
+/* A squared relative error per point below which a better residual is rounding,
+ * not a better fit (relative errors of 1e-6, far below any timing noise). */
+static const double NEGLIGIBLE = 1e-12;
+
+/* Least squares of y ≈ Σ coef[j]·X[i][j] over the columns in mask (the others
+ * 0), by the normal equations on columns scaled to unit length; -1 when the
+ * chosen columns are (nearly) dependent. *ssr: the sum of squared residuals. */
+static int solve_subset(const double (*X)[MAXCOLS], const double *y, size_t n, int k, unsigned mask,
+                        double *coef, double *ssr)
 {
-    for (size_t i = 1; i < n; i++)
-        if (v[i] != v[0])
-            return 1;
+    int col[MAXCOLS], m = 0;
+    double norm[MAXCOLS], A[MAXCOLS][MAXCOLS + 1];
+    for (int j = 0; j < k; j++)
+        if (mask & (1u << j))
+            col[m++] = j;
+    for (int a = 0; a < m; a++) {
+        norm[a] = 0;
+        for (size_t i = 0; i < n; i++)
+            norm[a] += X[i][col[a]] * X[i][col[a]];
+        norm[a] = sqrt(norm[a]);
+        if (!(norm[a] > 0))
+            return -1;
+    }
+    for (int a = 0; a < m; a++) {
+        for (int b = 0; b <= m; b++) {
+            double sum = 0;
+            for (size_t i = 0; i < n; i++)
+                sum += X[i][col[a]] * (b < m ? X[i][col[b]] / norm[b] : y[i]);
+            A[a][b] = sum / norm[a];
+        }
+    }
+    for (int p = 0; p < m; p++) { /* Gauss-Jordan with partial pivoting */
+        int best = p;
+        for (int a = p + 1; a < m; a++)
+            if (fabs(A[a][p]) > fabs(A[best][p]))
+                best = a;
+        if (fabs(A[best][p]) < 1e-10)
+            return -1;
+        for (int b = 0; b <= m; b++) {
+            double t = A[p][b];
+            A[p][b] = A[best][b];
+            A[best][b] = t;
+        }
+        for (int a = 0; a < m; a++) {
+            if (a == p)
+                continue;
+            double factor = A[a][p] / A[p][p];
+            for (int b = p; b <= m; b++)
+                A[a][b] -= factor * A[p][b];
+        }
+    }
+    for (int j = 0; j < k; j++)
+        coef[j] = 0;
+    for (int a = 0; a < m; a++)
+        coef[col[a]] = A[a][m] / A[a][a] / norm[a];
+    *ssr = 0;
+    for (size_t i = 0; i < n; i++) {
+        double r = y[i];
+        for (int j = 0; j < k; j++)
+            r -= coef[j] * X[i][j];
+        *ssr += r * r;
+    }
     return 0;
 }
 
-/* time ≈ a + slope·x, or the mean when x does not vary. */
-static void fit_one(const double *x, const double *y, size_t n, double *a, double *slope)
+/* Non-negative least squares with k <= MAXCOLS columns, exactly: the optimum
+ * is the unconstrained least squares on the set of its non-zero coefficients,
+ * so the best of the subsets whose solution is >= 0 is it. Ties go to the
+ * subset met first (fewer and earlier columns). Returns the residual. */
+static double nnls(const double (*X)[MAXCOLS], const double *y, size_t n, int k, double *coef)
 {
-    if (cost_fit_line(x, y, n, a, slope) == 0)
-        return;
-    double sum = 0;
+    double best = 0, trial[MAXCOLS], ssr;
     for (size_t i = 0; i < n; i++)
-        sum += y[i];
-    *a = sum / (double)n;
-    *slope = 0;
+        best += y[i] * y[i];
+    for (int j = 0; j < k; j++)
+        coef[j] = 0;
+    for (unsigned mask = 1; mask < 1u << k; mask++) {
+        if (solve_subset(X, y, n, k, mask, trial, &ssr) != 0 ||
+            !(ssr < best - NEGLIGIBLE * (double)n))
+            continue;
+        int feasible = 1;
+        for (int j = 0; j < k; j++)
+            feasible &= trial[j] >= 0;
+        if (feasible) {
+            best = ssr;
+            memcpy(coef, trial, (size_t)k * sizeof *coef);
+        }
+    }
+    return best;
+}
+
+typedef struct point {
+    double rounds, h, time;
+} point;
+
+/* The weighted rows of T = a + b·rounds + c·min(h, hb) + c_above·max(0, h − hb)
+ * (hb = 0: one piece, three columns) and the fit; returns its residual. */
+static double fit_pieces(const point *p, size_t n, double hb, double (*X)[MAXCOLS], double *y,
+                         cost_ccm_fn *f)
+{
+    double tmin = INFINITY;
+    for (size_t i = 0; i < n; i++)
+        if (p[i].time > 0)
+            tmin = fmin(tmin, p[i].time);
+    for (size_t i = 0; i < n; i++) {
+        /* Relative errors: a time of 0 (a clock too coarse) weighs like the
+         * smallest time measured. */
+        double w = 1 / (p[i].time > 0 ? p[i].time : isfinite(tmin) ? tmin : 1);
+        X[i][0] = w;
+        X[i][1] = w * p[i].rounds;
+        X[i][2] = w * (hb > 0 ? fmin(p[i].h, hb) : p[i].h);
+        X[i][3] = w * (hb > 0 ? fmax(0, p[i].h - hb) : 0);
+        y[i] = w * p[i].time;
+    }
+    double coef[MAXCOLS];
+    double ssr = nnls((const double(*)[MAXCOLS])X, y, n, hb > 0 ? 4 : 3, coef);
+    *f = (cost_ccm_fn){coef[0], coef[1], coef[2], hb, hb > 0 ? coef[3] : 0};
+    return ssr;
+}
+
+static int by_h(const void *x, const void *y)
+{
+    const point *a = x, *b = y;
+    return (a->h > b->h) - (a->h < b->h);
 }
 
 int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_fn *f)
 {
-    double *x1 = malloc((n + 1) * sizeof *x1), *x2 = malloc((n + 1) * sizeof *x2);
+    point *p = malloc((n + 1) * sizeof *p);
+    double(*X)[MAXCOLS] = malloc((n + 1) * sizeof *X);
     double *y = malloc((n + 1) * sizeof *y);
     size_t m = 0;
-    for (size_t i = 0; x1 != NULL && x2 != NULL && y != NULL && i < n; i++) {
-        if (strcmp(s[i].kind, kind) != 0)
-            continue;
-        x1[m] = cost_rounds(s[i].P);
-        x2[m] = s[i].h;
-        y[m++] = s[i].time;
-    }
+    for (size_t i = 0; p != NULL && X != NULL && y != NULL && i < n; i++)
+        if (strcmp(s[i].kind, kind) == 0)
+            p[m++] = (point){cost_rounds(s[i].P), s[i].h, s[i].time};
     int rc = -1;
     if (m > 0) {
-        cost_ccm_fn g = {0, 0, 0};
-        int by_p = distinct(x1, m), by_h = distinct(x2, m);
-        if (!(by_p && by_h && cost_fit_plane(x1, x2, y, m, &g.a, &g.b, &g.c) == 0)) {
-            if (by_h)
-                fit_one(x2, y, m, &g.a, &g.c);
-            else
-                fit_one(x1, y, m, &g.a, &g.b);
+        qsort(p, m, sizeof *p, by_h);
+        double best = fit_pieces(p, m, 0, X, y, f);
+        /* A break at each size measured with two other sizes below it and two
+         * above, so that each piece has a slope of its own to fit. */
+        size_t below = 0; /* distinct sizes before p[i] */
+        for (size_t i = 1; i < m; i++) {
+            if (p[i].h == p[i - 1].h)
+                continue;
+            below++;
+            size_t above = 0;
+            for (size_t j = i + 1; j < m; j++)
+                above += p[j].h != p[j - 1].h;
+            if (below < 2 || above < 2)
+                continue;
+            cost_ccm_fn two;
+            double ssr = fit_pieces(p, m, p[i].h, X, y, &two);
+            if (ssr < best - NEGLIGIBLE * (double)m) {
+                best = ssr;
+                *f = two;
+            }
         }
-        if (g.c < 0) {
-            g.c = 0;
-            fit_one(x1, y, m, &g.a, &g.b);
-        }
-        *f = g;
         rc = 0;
     }
-    free(x1);
-    free(x2);
+    free(p);
+    free(X);
     free(y);
     return rc;
 }

@@ -5,9 +5,9 @@
  * size P of the group it ran on, its h, and the time it took, measured from the
  * last process entering its first sync to the last leaving its last one (for a
  * rejoin: the rejoin supersteps of all parts). So the probe fits T_f on the
- * same h that predict later feeds it. cost_ccm_fit fits one kind's
- * T(P, h) = a + b·ceil(log2 P) + c·h by least squares; the result always has
- * c >= 0, as the machine file requires. Pure functions; no I/O.
+ * same h that predict later feeds it. cost_ccm_fit fits one kind's T(P, h),
+ * linear by pieces in h (cost_machine.h), with every coefficient >= 0, so that
+ * T is never negative. Pure functions; no I/O.
  */
 #ifndef POLYBSP_COST_CALIB_H
 #define POLYBSP_COST_CALIB_H
@@ -28,10 +28,13 @@ typedef struct cost_ccm_sample {
 /* Stores up to cap samples in out (in the order of the group structure) and
  * returns how many the trace has; call with cap 0 to count them. */
 size_t cost_ccm_samples(const cost_trace *t, cost_ccm_sample *out, size_t cap);
-/* Fits the samples of one kind: a plane in (ceil(log2 P), h) when both vary
- * (and are not collinear), else a line in the one that varies (the other
- * coefficient 0), else a = the mean time. A fit with c < 0 (noise at small h)
- * is refitted with c = 0. -1 (f untouched) when there is no sample of kind. */
+/* Fits the samples of one kind by non-negative least squares of the relative
+ * errors (T − time) / time: a, b, c >= 0 in one piece, and for each measured
+ * size h_break with two other sizes below it and two above, a, b, c, c_above
+ * >= 0 in two; the break point is the one with the smallest sum of squared relative
+ * errors, one piece unless two do better. A coefficient whose column does not
+ * vary (b at a single P) is 0. -1 (f untouched) when there is no sample of
+ * kind. */
 int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_fn *f);
 
 #endif

@@ -23,9 +23,15 @@ int cost_rounds(int P)
     return r;
 }
 
+/* Paper 001, section 2: "The CCM assumes a linear by pieces behaviour in the
+ * message size of the functions", "non-linear in the number P of processors
+ * (i.e. broadcast usually have a logarithmic factor in P)". A time is never
+ * negative, whatever a file's coefficients: a clock must not run back. */
 double cost_ccm_eval(const cost_ccm_fn *f, int P, double h)
 {
-    return f->a + f->b * cost_rounds(P) + f->c * h;
+    double below = f->h_break > 0 ? fmin(h, f->h_break) : h;
+    double above = f->h_break > 0 ? fmax(0, h - f->h_break) : 0;
+    return fmax(0, f->a + f->b * cost_rounds(P) + f->c * below + f->c_above * above);
 }
 
 int cost_is_collective(const char *kind)
@@ -67,9 +73,11 @@ typedef struct eval {
     cost_model_kind k;
     const cost_trace *t;
     const cost_machine *m;
-    int use_ops;
-    double *clock; /* per pid */
+    int flags;
+    double *clock; /* per pid (CCM) */
     double *phi;   /* per kept record */
+    double *cost;  /* D-BSP: per lockstep superstep, the slowest cluster's cost */
+    size_t *pos;   /* D-BSP: per kept record, its lockstep superstep */
 } eval;
 
 static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_item *it, int j)
@@ -88,7 +96,7 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
-        s.W = fmax(s.W, cost_work(r, e->m, e->use_ops));
+        s.W = fmax(s.W, cost_work(r, e->m, e->flags & COST_USE_OPS));
         s.h_bsp = fmax(s.h_bsp, cost_combine(r->bytes_in, r->bytes_out, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
     }
@@ -119,8 +127,8 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
         return s->start + s->W; /* T_rejoin comes once the slowest part is here */
     if (strcmp(r0->kind, "partition") == 0)
         return s->start + s->W + cost_ccm_eval(&m->partition, g->nmembers, s->h_ccm);
-    if (!cost_is_collective(r0->kind))
-        return s->start + s->W + m->g * s->h_bsp + m->L;
+    if (!cost_is_collective(r0->kind)) /* BSP's g·h + L, kept >= 0 like every T */
+        return s->start + s->W + fmax(0, m->g * s->h_bsp + m->L);
     if (!cost_continues(e->t, g, i)) {
         c->start = s->start;
         c->W = s->W;
@@ -179,35 +187,130 @@ static int eval_group(eval *e, const cost_group *g)
             continue;
         }
         stats s = step_stats(e, g, it);
-        double at;
-        if (e->k == COST_DBSP) {
-            const cost_level *l = cost_machine_level(e->m, cost_item_rec(e->t, g, it, 0)->level);
-            at = s.start + s.W + l->g * s.h_bsp + l->L;
-        } else {
-            at = ccm_step(e, g, i, &s, &c);
-        }
-        finish(e, g, it, at);
+        finish(e, g, it, ccm_step(e, g, i, &s, &c));
     }
     free(c.in);
     free(c.out);
     return rc;
 }
 
-double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m,
-                           int use_ops, double *per_step)
+/* ---- D-BSP ---- */
+
+int cost_dbsp_pair_level(int P, int a, int b)
 {
-    eval e = {.k = k, .t = t, .m = m, .use_ops = use_ops};
+    int lo = 0, hi = P, level = 0;
+    while (a != b && hi - lo > 1) {
+        int mid = lo + (hi - lo + 1) / 2; /* the first half gets ceil(n/2) */
+        if ((a < mid) != (b < mid))
+            return level;
+        if (a < mid)
+            hi = mid;
+        else
+            lo = mid;
+        level++;
+    }
+    return cost_rounds(P);
+}
+
+int cost_dbsp_label(const cost_trace *t, const cost_group *g, const cost_item *it, int flags)
+{
+    int P = t->nprocs, label = cost_rounds(P);
+    if (flags & COST_DBSP_GROUP)
+        label = cost_dbsp_pair_level(P, g->members[0], g->members[g->nmembers - 1]);
+    for (int j = 0; j < g->nmembers; j++) {
+        const cost_rec *r = cost_item_rec(t, g, it, j);
+        for (size_t k = 0; k < r->nfrom; k++) {
+            int l = cost_dbsp_pair_level(P, r->from[k], r->pid);
+            label = l < label ? l : label;
+        }
+    }
+    return label;
+}
+
+int cost_dbsp_cluster(int P, int label)
+{
+    return label >= 31 ? 1 : (int)(((long)P + (1L << label) - 1) >> label);
+}
+
+const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
+{
+    int cluster = cost_dbsp_cluster(P, label);
+    const cost_level *best = NULL;
+    for (size_t i = 0; i < m->nlevels; i++) {
+        const cost_level *l = &m->levels[i];
+        if (l->cluster >= cluster && (cluster > 1 || l->cluster == 1) &&
+            (best == NULL || l->cluster < best->cluster))
+            best = l;
+    }
+    return best;
+}
+
+/* Paper 002, section 3: "If, in an i-superstep, each processor performs at
+ * most w local operations, and the messages exchanged form an h-relation, then
+ * the cost of the superstep is w + h·g_i + ℓ_i"; paper 003, section 3.2: "The
+ * runtime of a superstep is the maximum runtime taken over the submachines."
+ * The parts of a division run their supersteps in lockstep: the k-th superstep
+ * of every part is one superstep of the machine, charged its slowest part, and
+ * the program costs the sum over these supersteps. Walks group g from the
+ * lockstep superstep `at` and returns the one after its last. */
+static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
+{
+    for (size_t i = 0; i < g->nitems; i++) {
+        const cost_item *it = &g->items[i];
+        if (it->cols == NULL) {
+            size_t end = at;
+            for (size_t k = 0; k < it->nparts; k++) {
+                size_t part_end = dbsp_group(e, &it->parts[k], at);
+                end = part_end > end ? part_end : end;
+            }
+            at = end;
+            continue;
+        }
+        stats s = step_stats(e, g, it);
+        const cost_level *l =
+            cost_dbsp_level(e->m, e->t->nprocs, cost_dbsp_label(e->t, g, it, e->flags));
+        /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
+        e->cost[at] = fmax(e->cost[at], s.W + l->g * s.h_bsp + l->L);
+        for (int j = 0; j < g->nmembers; j++)
+            e->pos[rec_index(e->t, g, it, j)] = at;
+        at++;
+    }
+    return at;
+}
+
+static int dbsp(eval *e)
+{
+    size_t n = e->t->start[e->t->nprocs];
+    e->cost = calloc(n + 1, sizeof *e->cost);
+    e->pos = calloc(n + 1, sizeof *e->pos);
+    if (e->cost == NULL || e->pos == NULL)
+        return -1;
+    size_t steps = dbsp_group(e, e->t->root, 0);
+    for (size_t k = 1; k < steps; k++)
+        e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
+    for (size_t r = 0; r < n; r++)
+        e->phi[r] = e->cost[e->pos[r]];
+    return 0;
+}
+
+double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
+                           double *per_step)
+{
+    eval e = {.k = k, .t = t, .m = m, .flags = flags};
     e.clock = calloc((size_t)t->nprocs, sizeof *e.clock);
     e.phi = calloc(t->start[t->nprocs] + 1, sizeof *e.phi);
     double total = NAN;
-    if (e.clock != NULL && e.phi != NULL && cost_groups_check(k, t, m, "", "", NULL, 0) == 0 &&
-        eval_group(&e, t->root) == 0)
+    if (e.clock != NULL && e.phi != NULL &&
+        cost_groups_check(k, t, m, flags, "", "", NULL, 0) == 0 &&
+        (k == COST_DBSP ? dbsp(&e) : eval_group(&e, t->root)) == 0)
         total = cost_columns(t, e.phi, 0, per_step);
     else
         for (unsigned long s = 0; per_step != NULL && s < t->nsteps; s++)
             per_step[s] = NAN;
     free(e.clock);
     free(e.phi);
+    free(e.cost);
+    free(e.pos);
     return total;
 }
 
@@ -215,6 +318,7 @@ double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_ma
 
 typedef struct checker {
     cost_model_kind k;
+    int flags;
     const cost_trace *t;
     const cost_machine *m;
     const char *trace_name, *machine_name;
@@ -249,11 +353,6 @@ static int check_members(checker *c, const cost_group *g, size_t i)
     int cont0 = cost_continues(c->t, g, i);
     for (int j = 1; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(c->t, g, it, j);
-        if (c->k == COST_DBSP && r->level != r0->level)
-            return fail(c,
-                        "%s:%zu: field 'level': expected %d like pid %d's record of the same "
-                        "superstep, line %zu (" NEEDED ")",
-                        c->trace_name, r->line, r0->level, r0->pid, r0->line, name(c));
         if (c->k != COST_CCM)
             continue;
         int same = strcmp(r->kind, r0->kind) == 0 ||
@@ -296,11 +395,22 @@ static int check_group(checker *c, const cost_group *g)
         if (check_members(c, g, i) < 0)
             return -1;
         const cost_rec *r0 = cost_item_rec(c->t, g, it, 0);
-        if (c->k == COST_DBSP && cost_machine_level(c->m, r0->level) == NULL)
+        int label = c->k == COST_DBSP ? cost_dbsp_label(c->t, g, it, c->flags) : 0;
+        if (c->k == COST_DBSP && cost_dbsp_level(c->m, c->t->nprocs, label) == NULL) {
+            int cluster = cost_dbsp_cluster(c->t->nprocs, label);
+            char how[96];
+            if (cluster == 1)
+                snprintf(how, sizeof how,
+                         "run polybsp probe again, which measures levels 0 to log2 P");
+            else
+                snprintf(how, sizeof how, "probe with --procs %d or more", cluster);
             return fail(c,
-                        "%s: field 'dbsp.levels': no level %d (" NEEDED " for %s:%zu, a "
-                        "superstep at level %d)",
-                        c->machine_name, r0->level, name(c), c->trace_name, r0->line, r0->level);
+                        "%s: field 'dbsp.levels': no clusters of %d%s process%s (" NEEDED
+                        " for %s:%zu, a superstep at level %d of %d processes: %s)",
+                        c->machine_name, cluster, cluster == 1 ? "" : " or more",
+                        cluster == 1 ? "" : "es", name(c), c->trace_name, r0->line, label,
+                        c->t->nprocs, how);
+        }
         if (c->k == COST_CCM && cost_is_collective(r0->kind) &&
             cost_machine_collective(c->m, r0->kind) == NULL)
             return fail(c, "%s: field 'ccm.collectives.%s': missing (" NEEDED " for %s:%zu, a %s)",
@@ -309,10 +419,10 @@ static int check_group(checker *c, const cost_group *g)
     return 0;
 }
 
-int cost_groups_check(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+int cost_groups_check(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
                       const char *trace_name, const char *machine_name, char *err, size_t errlen)
 {
-    checker c = {k, t, m, trace_name, machine_name, err, errlen};
+    checker c = {k, flags, t, m, trace_name, machine_name, err, errlen};
     if (m == NULL)
         return fail(&c, "no machine file (" NEEDED ")", name(&c));
     if (k == COST_DBSP && m->nlevels == 0)

@@ -2,10 +2,12 @@
  * (paper 002, with the submachines of paper 003) and the Collective Computing
  * Model (paper 001). docs/models.md has the formulas; in short:
  *
- *   dbsp: a superstep of a group at level i costs W + g_i·h + L_i (W, h the
- *         maxima over the group's members, h = in @ out); the parts of a
- *         division run independently and the division ends when its slowest
- *         part does.
+ *   dbsp: a superstep of a group costs W + g_i·h + ℓ_i (W, h the maxima over
+ *         the group's members, h = in @ out), i its label: the level of the
+ *         smallest cluster of the binary decomposition that holds all its
+ *         traffic (cost_dbsp_label); the parts of a division run in lockstep:
+ *         their k-th supersteps form one superstep that costs the most of
+ *         them, and the program costs the sum of these.
  *   ccm:  a plain superstep costs W + g·h + L (BSP); a collective (its
  *         consecutive supersteps with the same kind and op) costs W + T_f(P, h)
  *         once, W the work before it, h = max_i max(in_i, out_i) over its
@@ -14,10 +16,10 @@
  *         T_rejoin(P, h) with h from the parts' rejoin supersteps; P is the
  *         size of the group the collective or division runs on.
  *
- * Both keep a clock per process: Φ of a record is its process's predicted time
- * when that sync returns, and per_step[s] = M_s − M_{s−1} with M_s the largest Φ
- * up to column s, so the columns add up to the total. A collective of several
- * supersteps shows its whole cost on its last one.
+ * CCM keeps a clock per process (D-BSP the lockstep sum): Φ of a record is its process's predicted
+ * time when that sync returns, and per_step[s] = M_s − M_{s−1} with M_s the largest Φ up to column
+ * s, so the columns add up to the total. A collective of several supersteps shows its whole cost on
+ * its last one.
  */
 #ifndef POLYBSP_COST_GROUPS_H
 #define POLYBSP_COST_GROUPS_H
@@ -27,7 +29,7 @@
 
 #include <stdint.h>
 
-/* T(P, h) = a + b·ceil(log2 P) + c·h. */
+/* T(P, h) as cost_machine.h defines it (linear by pieces in h), never below 0. */
 double cost_ccm_eval(const cost_ccm_fn *f, int P, double h);
 /* ceil(log2 P): the rounds of a binomial tree on P processes. */
 int cost_rounds(int P);
@@ -38,6 +40,27 @@ int cost_continues(const cost_trace *t, const cost_group *g, size_t i);
 /* Whether kind is a collective for CCM: not "normal", "oblivious", "partition"
  * or "rejoin". */
 int cost_is_collective(const char *kind);
+
+/* D-BSP's clusters (paper 002, section 3): the 0-cluster holds all P processes
+ * and each i-cluster splits into two (i+1)-clusters, the first with ceil(n/2)
+ * of its n processes (as bsp_partition(2, NULL) splits a group), down to
+ * clusters of one process at level ceil(log2 P). The level of the smallest
+ * cluster holding processes a and b (ceil(log2 P) when a == b). */
+int cost_dbsp_pair_level(int P, int a, int b);
+/* The label of superstep it of group g: the smallest pair level over its
+ * traffic (each record's pid with each pid in its from), ceil(log2 P) for a
+ * superstep without traffic. With COST_DBSP_GROUP, the cluster must also hold
+ * the group's members (they synchronise). */
+int cost_dbsp_label(const cost_trace *t, const cost_group *g, const cost_item *it, int flags);
+/* ceil(P / 2^label): the largest cluster at that level. */
+int cost_dbsp_cluster(int P, int label);
+/* The machine's level for a label of a P-process trace: the one measured on
+ * clusters of the same size, cost_dbsp_cluster(P, label); when the trace's P
+ * differs from the machine's and no level has that size, the one with the
+ * next larger clusters (a bound: a smaller cluster communicates and
+ * synchronises no slower). Clusters of one process (no communication at all)
+ * only from a level measured on clusters of one. NULL when there is none. */
+const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
 /* The local work of one record: measured seconds, or declared operations at the
  * machine's rate when asked for and available (a record without ops keeps w). */
@@ -58,9 +81,9 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
 double cost_columns(const cost_trace *t, const double *phi, double base, double *per_step);
 
 /* k is COST_DBSP or COST_CCM. */
-double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m,
-                           int use_ops, double *per_step);
-int cost_groups_check(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
+                           double *per_step);
+int cost_groups_check(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
                       const char *trace_name, const char *machine_name, char *err, size_t errlen);
 
 #endif

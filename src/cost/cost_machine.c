@@ -24,14 +24,6 @@ const char *cost_pattern_name(cost_pattern p)
     return (unsigned)p < COST_NPATTERNS ? pattern_names[p] : "unknown";
 }
 
-const cost_level *cost_machine_level(const cost_machine *m, int level)
-{
-    for (size_t i = 0; i < m->nlevels; i++)
-        if (m->levels[i].level == level)
-            return &m->levels[i];
-    return NULL;
-}
-
 const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name)
 {
     for (size_t i = 0; i < m->ncoll; i++)
@@ -245,7 +237,10 @@ static int read_level(cost_jctx *c, const json_t *e, cost_level *l, const cost_l
                           prev->cluster);
     l->level = (int)level;
     l->cluster = (int)cluster;
-    return cost_jnum(c, e, "g", COST_POS, &l->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &l->L) < 0
+    /* Clusters of one process exchange nothing (a process's traffic to itself
+     * is not in h): their g is never used and may be 0. */
+    return cost_jnum(c, e, "g", cluster == 1 ? COST_NONNEG : COST_POS, &l->g) < 0 ||
+                   cost_jnum(c, e, "L", COST_ANY, &l->L) < 0
                ? -1
                : 0;
 }
@@ -323,17 +318,28 @@ static int read_byprocs(cost_jctx *c, const json_t *root, cost_machine *m)
     return 0;
 }
 
-/* A CCM cost function {"a", "b", "c"}: member key of obj, required. */
+/* A CCM cost function: member key of obj, required. One piece is {"a", "b",
+ * "c"}; two are {"a", "b", "c_below", "h_break", "c_above"}, which readers that
+ * know only "c" refuse rather than misread. a and b may be negative in files
+ * written before the fit was constrained (cost_ccm_eval keeps T >= 0). */
 static int read_fn(cost_jctx *c, const json_t *obj, const char *key, cost_ccm_fn *f)
 {
-    const char *want = "an object with a, b and c";
+    const char *want = "an object with a, b and c (or c_below, h_break and c_above)";
     int failed = 0;
     const json_t *o = enter(c, obj, key, want, &failed);
     if (o == NULL)
         return failed ? -1 : cost_jfail(c, key, "missing (expected %s)", want);
-    if (cost_jnum(c, o, "a", COST_ANY, &f->a) < 0 || cost_jnum(c, o, "b", COST_ANY, &f->b) < 0 ||
-        cost_jnum(c, o, "c", COST_NONNEG, &f->c) < 0)
+    if (cost_jnum(c, o, "a", COST_ANY, &f->a) < 0 || cost_jnum(c, o, "b", COST_ANY, &f->b) < 0)
         return -1;
+    f->h_break = f->c_above = 0;
+    if (json_object_get(o, "h_break") == NULL) {
+        if (cost_jnum(c, o, "c", COST_NONNEG, &f->c) < 0)
+            return -1;
+    } else if (cost_jnum(c, o, "c_below", COST_NONNEG, &f->c) < 0 ||
+               cost_jnum(c, o, "h_break", COST_POS, &f->h_break) < 0 ||
+               cost_jnum(c, o, "c_above", COST_NONNEG, &f->c_above) < 0) {
+        return -1;
+    }
     leave(c);
     return 0;
 }
@@ -641,8 +647,14 @@ static void put_fn(FILE *f, const cost_ccm_fn *fn)
     cost_jput_num(f, fn->a);
     fputs(", \"b\": ", f);
     cost_jput_num(f, fn->b);
-    fputs(", \"c\": ", f);
+    fputs(fn->h_break != 0 ? ", \"c_below\": " : ", \"c\": ", f);
     cost_jput_num(f, fn->c);
+    if (fn->h_break != 0) {
+        fputs(", \"h_break\": ", f);
+        cost_jput_num(f, fn->h_break);
+        fputs(", \"c_above\": ", f);
+        cost_jput_num(f, fn->c_above);
+    }
     fputc('}', f);
 }
 

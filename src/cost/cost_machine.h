@@ -48,10 +48,13 @@ typedef struct cost_level {
     double g, L; /* seconds per byte, seconds */
 } cost_level;
 
-/* A CCM cost function T(P, h) = a + b·ceil(log2 P) + c·h (docs/models.md, "CCM"):
- * a and b in seconds, c in seconds per byte. */
+/* A CCM cost function, linear by pieces in h (docs/models.md, "CCM"):
+ * T(P, h) = max(0, a + b·ceil(log2 P) + c·min(h, h_break) + c_above·max(0, h − h_break)),
+ * a and b in seconds, c and c_above in seconds per byte, h_break in bytes; one
+ * piece (T = a + b·ceil(log2 P) + c·h) when h_break is 0. */
 typedef struct cost_ccm_fn {
     double a, b, c;
+    double h_break, c_above;
 } cost_ccm_fn;
 
 typedef struct cost_ccm_coll {
@@ -95,8 +98,8 @@ typedef struct cost_machine {
 } cost_machine;
 
 const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
-/* The D-BSP level or the CCM cost function of a collective; NULL when absent. */
-const cost_level *cost_machine_level(const cost_machine *m, int level);
+/* The CCM cost function of a collective; NULL when absent (cost_groups.h
+ * finds a D-BSP level). */
 const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name);
 /* The fit of by_procs for P processes; NULL when the file has none for P. */
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);

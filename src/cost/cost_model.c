@@ -77,8 +77,16 @@ static double no_prediction(const cost_trace *t, double *per_step)
     return NAN;
 }
 
-/* Formula (2) of paper 000: each process waits only for its in-partners. A
- * process without a record in a column keeps its time; so does a partner. */
+/* Formula (2) of paper 000, the EBSP time Φ_{s,i} of process i after step s:
+ *
+ *   Φ_{s,i} = max{Φ_{s−1,j} + w_{s,j} / j ∈ Ω_{s,i}} + g * h_{s,i} + L
+ *   h_{s,i} = max{in_{s,j} + out_{s,j} / j ∈ Ω_{s,i}}
+ *   Ω_{s,i} = {j / processor j sends a message to processor i in step s} ∪ {i}
+ *
+ * with Φ_{0,j} = 0 and Ψ = max_j Φ_{R,j}. h is always in + out, whatever the
+ * machine file's @ (which only the BSP-like formula (1) has). in and out are
+ * bytes with other processes (cost_trace.h). A process without a record in a
+ * column keeps its time; so does a partner. */
 static double ebsp(const cost_trace *t, const cost_machine *m, int use_ops, double *per_step)
 {
     size_t np = (size_t)t->nprocs;
@@ -97,14 +105,14 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int use_ops, doub
             if (r == NULL)
                 continue;
             double start = prev[i] + cost_work(r, m, use_ops);
-            double h = cost_combine(r->bytes_in, r->bytes_out, m->h_sum);
+            double h = cost_combine(r->bytes_in, r->bytes_out, 1);
             for (size_t k = 0; k < r->nfrom; k++) {
                 int j = r->from[k];
                 const cost_rec *q = cost_trace_rec(t, s, j);
                 if (q == NULL)
                     continue;
                 start = fmax(start, prev[j] + cost_work(q, m, use_ops));
-                h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, m->h_sum));
+                h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, 1));
             }
             next[i] = start + m->g * h + m->L;
             after = fmax(after, next[i]);
@@ -121,24 +129,25 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int use_ops, doub
     return before;
 }
 
-double cost_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m, int use_ops,
+double cost_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
                     double *per_step)
 {
+    int use_ops = flags & COST_USE_OPS;
     if (k == COST_REAL)
         return real_time(t, per_step);
     if (m == NULL || (k == COST_BSPSTAR && !(m->gstar > 0)))
         return no_prediction(t, per_step);
     if (k == COST_DBSP || k == COST_CCM)
-        return cost_groups_predict(k, t, m, use_ops, per_step);
+        return cost_groups_predict(k, t, m, flags, per_step);
     return k == COST_EBSP ? ebsp(t, m, use_ops, per_step)
                           : barrier_model(k, t, m, use_ops, per_step);
 }
 
-int cost_model_check(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+int cost_model_check(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
                      const char *trace_name, const char *machine_name, char *err, size_t errlen)
 {
     if (k == COST_DBSP || k == COST_CCM)
-        return cost_groups_check(k, t, m, trace_name, machine_name, err, errlen);
+        return cost_groups_check(k, t, m, flags, trace_name, machine_name, err, errlen);
     if (k != COST_REAL && m == NULL) {
         snprintf(err, errlen, "no machine file (needed by --model %s)", cost_model_name(k));
         return -1;

@@ -160,6 +160,33 @@ static int read_count(cost_jctx *c, const json_t *obj, const char *key, uint64_t
     return 0;
 }
 
+/* self_bytes and self_msgs, optional (older writers counted a process's
+ * traffic to itself without saying how much): both are part of the in and out
+ * counts, which keep only the traffic with other processes. */
+static int read_self(reader *rd, cost_jctx *c, const json_t *obj, cost_rec *r)
+{
+    if (json_object_get(obj, "self_bytes") == NULL && json_object_get(obj, "self_msgs") == NULL) {
+        rd->t->self_unknown = 1;
+        return 0;
+    }
+    uint64_t bytes, msgs;
+    if (read_count(c, obj, "self_bytes", &bytes) < 0 || read_count(c, obj, "self_msgs", &msgs) < 0)
+        return -1;
+    uint64_t bytes_most = r->bytes_in < r->bytes_out ? r->bytes_in : r->bytes_out;
+    uint64_t msgs_most = r->msgs_in < r->msgs_out ? r->msgs_in : r->msgs_out;
+    if (bytes > bytes_most)
+        return cost_jfail(c, "self_bytes", "expected an integer <= bytes_in and bytes_out (%llu)",
+                          (unsigned long long)bytes_most);
+    if (msgs > msgs_most)
+        return cost_jfail(c, "self_msgs", "expected an integer <= msgs_in and msgs_out (%llu)",
+                          (unsigned long long)msgs_most);
+    r->bytes_in -= bytes;
+    r->bytes_out -= bytes;
+    r->msgs_in -= msgs;
+    r->msgs_out -= msgs;
+    return 0;
+}
+
 /* A group path: 1 to COST_MAX_DEPTH part indices in [0, INT_MAX], decimal
  * without leading zeros, separated by '/'. */
 static int valid_group(const char *s, size_t len)
@@ -228,7 +255,7 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
         read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||
-        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0)
+        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0 || read_self(rd, &c, obj, r) < 0)
         return -1;
     if (read_from(&c, obj, r, rd->t->nprocs) < 0)
         return -1;

@@ -38,6 +38,8 @@ typedef struct cost_rec {
     int level;     /* D-BSP cluster level: 0 = the whole machine */
     double w;      /* seconds of local work before the sync */
     double ops;    /* declared operations, or a negative value when not declared */
+    /* Traffic with the other processes: a process's puts, sends and gets to
+     * itself (the file's self_bytes, self_msgs) are taken out of both sides. */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     int *from; /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
@@ -55,6 +57,7 @@ typedef struct cost_trace {
     unsigned long nsteps;     /* columns: the most records any process has */
     unsigned long dropped;    /* later steps of supersteps that not all their processes recorded */
     int complete;             /* 1: the file ends with {"end":"complete"} */
+    int self_unknown;         /* 1: some record lacks self_bytes (an older writer) */
     char reason[256];         /* the "reason" of {"end":"aborted"}, else empty */
     cost_rec *recs;           /* by pid, then step */
     size_t *start;            /* nprocs + 1: process i's records are recs[start[i] .. start[i+1]) */

@@ -268,10 +268,6 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m)
                     sum += fabs(points[i].time - T) / points[i].time;
                     timed++;
                 }
-                if (T < 0 && r->neg_P == 0) {
-                    r->neg_P = points[i].P;
-                    r->neg_h = points[i].h;
-                }
             }
         for (size_t i = 0; i < c->nsamples; i++)
             r->samples += strcmp(c->samples[i].kind, r->kind) == 0;

@@ -16,9 +16,9 @@
  *
  * probe_ccm_fit reduces the samples of each (kind, P, h) to their median time
  * (one interrupted call must not tilt a line) and fits each kind's
- * T(P, h) = a + b·ceil(log2 P) + c·h with cost_ccm_fit; the ten collective kinds
- * go to m->coll, partition and rejoin (from the bare divisions and bsp_par's)
- * to m->partition and m->rejoin, and m->has_ccm is set when all were fitted.
+ * T(P, h), linear by pieces in h with every coefficient >= 0, with cost_ccm_fit; the ten collective
+ * kinds go to m->coll, partition and rejoin (from the bare divisions and bsp_par's) to m->partition
+ * and m->rejoin, and m->has_ccm is set when all were fitted.
  */
 #ifndef POLYBSP_PROBE_CCM_H
 #define POLYBSP_PROBE_CCM_H
@@ -42,8 +42,6 @@ typedef struct probe_ccm_kind {
     size_t points;   /* distinct (P, h) */
     size_t samples;  /* calls timed */
     double residual; /* mean |median − T(P, h)| / median over the points, percent */
-    int neg_P;       /* a point (P, h) where the fitted T is negative; neg_P 0 when none */
-    double neg_h;
 } probe_ccm_kind;
 
 typedef struct probe_ccm {
@@ -82,9 +80,9 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m);
 
 void probe_ccm_free(probe_ccm *c);
 
-/* Table CCM: a, b and c of every kind, with its points, samples and residual,
- * and a note for each kind whose T is negative at a point measured; or, after
- * a failure, a note with the reason. */
+/* Table CCM: a, b, c (and the break and the slope above it) of every kind,
+ * with its points, samples and residual; or, after a failure, a note with the
+ * reason. */
 void probe_print_ccm(FILE *f, const probe_ccm *c, int cores);
 
 #endif

@@ -2,6 +2,7 @@
 #include "probe/probe_levels.h"
 
 #include "cost/cost_fit.h"
+#include "cost/cost_groups.h"
 #include "probe/probe_measure.h"
 
 #include <polybsp.h>
@@ -10,13 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t probe_levels_count(int P)
-{
-    size_t n = 0;
-    while (n < COST_MAX_LEVELS && (P >> n) >= 2)
-        n++;
-    return n;
-}
+size_t probe_levels_count(int P) { return P < 2 ? 0 : (size_t)cost_rounds(P) + 1; }
 
 /* acc = max(acc, in) over doubles; memcpy because collective buffers need not
  * be aligned for doubles. */
@@ -43,7 +38,9 @@ static int partner(int q, int Q)
 static void run_level(const probe_levels *lv, size_t level, const size_t *order, int reps,
                       char *src, char *dst, long maxm, double *mine)
 {
-    for (size_t d = 0; d < level; d++)
+    /* A cluster of one process is a leaf of the decomposition: it stays whole. */
+    size_t parted = 0;
+    for (; parted < level && bsp_nprocs() >= 2; parted++)
         bsp_partition(2, NULL);
     int to = partner((int)bsp_pid(), (int)bsp_nprocs());
     bsp_push_reg(dst, (bsp_size_t)maxm);
@@ -61,7 +58,7 @@ static void run_level(const probe_levels *lv, size_t level, const size_t *order,
         }
     }
     bsp_pop_reg(dst);
-    for (size_t d = 0; d < level; d++)
+    for (size_t d = 0; d < parted; d++)
         bsp_rejoin();
 }
 
@@ -153,13 +150,21 @@ void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m)
         double y[COST_MAX_SIZES];
         for (size_t k = 0; k < lv->nsizes; k++)
             y[k] = lv->stat[i][k].median;
-        if (cost_fit_line(lv->h, y, lv->nsizes, &lv->L[i], &lv->g[i]) != 0)
+        if (lv->cluster[i] == 1) {
+            /* Clusters of one process exchange nothing: every size is the same
+             * empty superstep, and ℓ is the median of its medians. */
+            double sorted[COST_MAX_SIZES];
+            memcpy(sorted, y, lv->nsizes * sizeof *y);
+            lv->L[i] = cost_median(sorted, lv->nsizes);
+            lv->g[i] = 0;
+        } else if (cost_fit_line(lv->h, y, lv->nsizes, &lv->L[i], &lv->g[i]) != 0) {
             lv->L[i] = lv->g[i] = NAN;
+        }
         double sum = 0;
         for (size_t k = 0; k < lv->nsizes; k++)
             sum += fabs(y[k] - (lv->L[i] + lv->g[i] * lv->h[k])) / y[k];
         lv->residual[i] = 100.0 * sum / (double)lv->nsizes;
-        if (lv->g[i] > 0)
+        if (lv->g[i] > 0 || (lv->cluster[i] == 1 && isfinite(lv->L[i])))
             m->levels[m->nlevels++] = (cost_level){
                 .level = (int)i, .cluster = lv->cluster[i], .g = lv->g[i], .L = lv->L[i]};
     }

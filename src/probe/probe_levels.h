@@ -3,24 +3,28 @@
  * Contract: probe_levels_measure runs one SPMD section of P processes. Level i
  * is made by bsp_partition(2, NULL) i times: the binary decomposition of paper
  * 002, i-clusters of P/2^i consecutive processes (ceil or floor when P is not a
- * power of two). Only levels whose clusters all have 2 processes or more are
- * measured: a cluster of one process has no h-relation to time. At each level
- * all i-clusters run, at the same time, h-relations of every size inside
- * themselves: an Exchange across the cluster's halves (member j of the first
- * half swaps h/2 bytes with member j of the second; the middle process of an
- * odd cluster is idle), so that each message of a level-i superstep crosses
- * between the two (i+1)-clusters it contains, the traffic that tells g_i from
- * g_{i+1}. One sample is one superstep, timed on each process as in
- * probe_measure.h; its time is the largest over all processes of all clusters
- * (D-BSP charges a labelled superstep its slowest cluster).
+ * power of two; a cluster of one process is not divided further), for every
+ * level 0 .. ceil(log2 P), the last one made of clusters of one process. At
+ * each level all i-clusters run, at the same time, h-relations of every size
+ * inside themselves: an Exchange across the cluster's halves (member j of the
+ * first half swaps h/2 bytes with member j of the second; the middle process
+ * of an odd cluster and a cluster of one are idle), so that each message of a
+ * level-i superstep crosses between the two (i+1)-clusters it contains, the
+ * traffic that tells g_i from g_{i+1}. At the last level nothing moves: its
+ * samples time the empty superstep of a process alone, the ℓ of the
+ * supersteps that D-BSP labels there (cost_groups.h). One sample is one superstep, timed on each
+ * process as in probe_measure.h; its time is the largest over all processes of all clusters (D-BSP
+ * charges a labelled superstep its slowest cluster).
  *
  * The cells are the (level, size) pairs, measured in rounds (probe_rounds in
  * probe_measure.h). Each round visits the levels in turn and, inside a level,
  * the sizes in a new random order.
  *
  * probe_levels_fit: per level, the least-squares line time = ℓ_i + g_i·h through
- * the medians of the sizes (h counted with the operator given, as bsp is), and
- * the levels with g_i > 0 go to the machine's dbsp section.
+ * the medians of the sizes (h counted with the operator given, as bsp is); for
+ * clusters of one process g_i = 0 and ℓ_i the median of the medians. The
+ * levels with g_i > 0, and the one of clusters of one, go to the machine's
+ * dbsp section.
  */
 #ifndef POLYBSP_PROBE_LEVELS_H
 #define POLYBSP_PROBE_LEVELS_H
@@ -56,8 +60,8 @@ typedef struct probe_levels {
     double residual[COST_MAX_LEVELS]; /* mean |median − fit| / median, percent */
 } probe_levels;
 
-/* The levels probe_levels_measure measures for P processes: those whose
- * smallest cluster, floor(P / 2^i), has at least 2 processes. */
+/* The levels probe_levels_measure measures for P processes: 0 .. ceil(log2 P)
+ * (none for P < 2). */
 size_t probe_levels_count(int P);
 
 /* Runs the section (none when P < 2). A process that cannot have its buffers
@@ -67,7 +71,8 @@ void probe_levels_measure(probe_levels *lv);
 /* The section's SPMD body: lv on process 0, NULL on the others. */
 void probe_levels_body(void *lv);
 
-/* Fits every level and writes the levels with g_i > 0 into m (nlevels, levels). */
+/* Fits every level and writes those with g_i > 0 and the one of clusters of one
+ * into m (nlevels, levels). */
 void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m);
 
 /* Table D-BSP: per level and h, the median time and spread; ℓ_i, g_i and the

@@ -288,7 +288,7 @@ void probe_print_levels(FILE *f, const probe_levels *lv, int cores)
     }
     fprintf(f, "\n");
     for (size_t i = 0; i < lv->nlevels; i++)
-        if (!(lv->g[i] > 0))
+        if (!(lv->g[i] > 0) && lv->cluster[i] > 1)
             fprintf(f,
                     "note        D-BSP level %zu: g <= 0 (noise dominates), left out of the file\n",
                     i);
@@ -304,8 +304,9 @@ void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)
                 c->failed);
         return;
     }
-    fprintf(f, "Table CCM  T(P, h) = a + b*ceil(log2 P) + c*h per kind, least squares\n");
-    add(&r, "  over P in {");
+    fprintf(f, "Table CCM  T(P, h) = a + b*ceil(log2 P) + c*h per kind, linear by pieces in h:\n");
+    fprintf(f, "  above the break h_b, c_above*(h - h_b) replaces c*(h - h_b); a, b, c >= 0,\n");
+    add(&r, "  least squares of relative errors over P in {");
     for (size_t p = 0; p < c->nprocs; p++) {
         add(&r, "%s", p ? ", " : "");
         add_oversubscribed(&r, c->procs[p], cores);
@@ -317,46 +318,23 @@ void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)
     end_row(f, &r);
     fprintf(f,
             "  through the median time of each (P, h); Resid: mean |median - T| / median, %%\n\n");
-    add(&r, "%-12s  %-14s %-14s %-14s %7s %8s %8s", "kind", "a (s)", "b (s/round)", "c (s/byte)",
-        "points", "samples", "Resid");
+    add(&r, "%-12s  %-11s %-11s %-11s %-9s %-11s %6s %7s %6s", "kind", "a (s)", "b (s/round)",
+        "c (s/byte)", "h_b", "c_above", "points", "samples", "Resid");
     end_row(f, &r);
     for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
         const probe_ccm_kind *x = &c->kinds[k];
         if (!x->fitted) {
             add(&r, "%-12s  no samples", x->kind);
         } else {
-            char res[16];
-            add(&r, "%-12s  %-14.4E %-14.4E %-14.4E %7zu %8zu %8s", x->kind, x->f.a, x->f.b, x->f.c,
-                x->points, x->samples, percent(res, x->residual));
+            char res[16], hb[16] = "-", above[16] = "-";
+            if (x->f.h_break > 0) {
+                snprintf(hb, sizeof hb, "%.0f", x->f.h_break);
+                snprintf(above, sizeof above, "%.4E", x->f.c_above);
+            }
+            add(&r, "%-12s  %-11.4E %-11.4E %-11.4E %-9s %-11s %6zu %7zu %6s", x->kind, x->f.a,
+                x->f.b, x->f.c, hb, above, x->points, x->samples, percent(res, x->residual));
         }
         end_row(f, &r);
     }
     fprintf(f, "\n");
-    /* A plane over P values that behave differently (an oversubscribed P, whose
-     * supersteps wait for time slices) can pass below 0 at another P's small
-     * sizes: say where, once, so that nobody reads a negative T as a cost. */
-    int first = 1;
-    for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
-        const probe_ccm_kind *x = &c->kinds[k];
-        if (!x->fitted || x->neg_P == 0)
-            continue;
-        char item[64];
-        snprintf(item, sizeof item, "%s (%d, %.0f)", x->kind, x->neg_P, x->neg_h);
-        if (first) {
-            add(&r, "note        CCM: T(P, h) < 0 at a point measured, for");
-        } else {
-            add(&r, ",");
-            if (r.n + strlen(item) + 1 > 88) {
-                end_row(f, &r);
-                add(&r, "%-11s", "");
-            }
-        }
-        add(&r, " %s", item);
-        first = 0;
-    }
-    if (!first) {
-        end_row(f, &r);
-        fprintf(
-            f, "            (a plane through P values that behave differently; docs/probe.md)\n\n");
-    }
 }

@@ -7,10 +7,11 @@
  * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
  * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
  * BSP* and the rate; the D-BSP levels of the largest P (level i has clusters of ceil(P / 2^i), for
- * every i whose clusters all have 2 processes or more, level 0 the whole machine); the CCM section
- * with every collective, partition and rejoin, each with finite a and b and c >= 0. A pattern or
- * level or P named in ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves
- * out a fit that noise tilted to g <= 0, and says so. Level 0 may not.
+ * i = 0 .. ceil(log2 P), level 0 the whole machine, the last of clusters of one with g = 0); the
+ * CCM section with every collective, partition and rejoin, each with a, b, c >= 0 (and c_above
+ * >= 0 above a break h_break > 0 when there are two pieces). A pattern or level or P named in
+ * ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves out a fit that noise
+ * tilted to g <= 0, and says so. Level 0 may not.
  * Exit status 0, or 1 after naming every failed check.
  */
 #include "cost/cost_machine.h"
@@ -48,7 +49,8 @@ static int listed(const char *prim, int pat, char **absent, int nabsent)
 static void check_levels(const cost_machine *m, int P, char **absent, int nabsent)
 {
     size_t k = 0;
-    for (int i = 0; (P >> i) >= 2; i++) {
+    for (int i = 0, cluster = P; i == 0 || cluster > 1; i++) {
+        cluster = (P + (1 << i) - 1) >> i;
         char name[32];
         snprintf(name, sizeof name, "dbsp.%d", i);
         if (i > 0 && (k == m->nlevels || m->levels[k].level != i) &&
@@ -59,16 +61,17 @@ static void check_levels(const cost_machine *m, int P, char **absent, int nabsen
             return;
         const cost_level *l = &m->levels[k++];
         CHECK(l->level == i);
-        CHECK(l->cluster == (P + (1 << i) - 1) >> i);
-        CHECK(l->g > 0 && isfinite(l->g) && isfinite(l->L));
+        CHECK(l->cluster == cluster);
+        CHECK((cluster == 1 ? l->g == 0 : l->g > 0) && isfinite(l->g) && isfinite(l->L));
     }
     CHECK(k == m->nlevels);
 }
 
 static void check_fn(const cost_ccm_fn *f)
 {
-    CHECK(isfinite(f->a) && isfinite(f->b));
-    CHECK(f->c >= 0 && isfinite(f->c));
+    CHECK(f->a >= 0 && isfinite(f->a) && f->b >= 0 && isfinite(f->b));
+    CHECK(f->c >= 0 && isfinite(f->c) && f->c_above >= 0 && isfinite(f->c_above));
+    CHECK(f->h_break >= 0 && isfinite(f->h_break));
 }
 
 static void check_ccm(const cost_machine *m)

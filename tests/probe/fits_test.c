@@ -1,10 +1,12 @@
 /* fits_test — the D-BSP and CCM halves of the probe, without running anything.
  *
  * The round planning shares the time left as the first round's pace says and
- * never passes max_reps; the levels of P are those with clusters of 2 or more;
+ * never passes max_reps; the levels of P are 0 .. ceil(log2 P), the last of
+ * clusters of one process;
  * the CCM P values get a second value of ceil(log2 P) when they lack one; level
  * fits on medians exactly linear in h give back g_i and ℓ_i (a flat level,
- * g <= 0, stays out of the machine); CCM samples exactly
+ * g <= 0, stays out of the machine; clusters of one have g = 0 and ℓ the
+ * median of their medians); CCM samples exactly
  * a + b·ceil(log2 P) + c·h, with one wild sample per point that the median
  * must ignore, give back a, b and c for every kind and fill the ccm section.
  */
@@ -62,12 +64,13 @@ static void rounds(void)
 
 static void counts(void)
 {
-    CHECK(probe_levels_count(2) == 1);
-    CHECK(probe_levels_count(3) == 1);
-    CHECK(probe_levels_count(4) == 2);
-    CHECK(probe_levels_count(6) == 2);
-    CHECK(probe_levels_count(8) == 3);
-    CHECK(probe_levels_count(1024) == 10);
+    CHECK(probe_levels_count(1) == 0);
+    CHECK(probe_levels_count(2) == 2);
+    CHECK(probe_levels_count(3) == 3);
+    CHECK(probe_levels_count(4) == 3);
+    CHECK(probe_levels_count(6) == 4);
+    CHECK(probe_levels_count(8) == 4);
+    CHECK(probe_levels_count(1024) == 11);
 
     int out[COST_MAX_PROCS];
     const int two[] = {2}, two_four[] = {2, 4}, three_four[] = {3, 4}, two_three[] = {2, 3};
@@ -85,14 +88,16 @@ static void levels(void)
     lv.nprocs = 8;
     lv.nsizes = 4;
     memcpy(lv.sizes, sizes, sizeof sizes);
-    lv.nlevels = 3;
+    lv.nlevels = 4;
     const double g[3] = {3e-10, 2e-10, 1e-10}, L[3] = {4e-6, 2e-6, 1e-6};
-    for (int i = 0; i < 3; i++) {
+    /* Level 3, clusters of one: the same empty superstep at every size. */
+    const double alone[4] = {3e-7, 2e-7, 5e-7, 2.5e-7};
+    for (int i = 0; i < 4; i++) {
         lv.cluster[i] = 8 >> i;
         for (size_t k = 0; k < 4; k++) {
             double h = (double)sizes[k] / 2; /* @ = max */
             /* Level 1 gets slower as h shrinks: noise that tilts its line down. */
-            double t = i == 1 ? 6e-6 - 1e-12 * h : L[i] + g[i] * h;
+            double t = i == 3 ? alone[k] : i == 1 ? 6e-6 - 1e-12 * h : L[i] + g[i] * h;
             lv.stat[i][k] = (probe_stat){.median = t, .n = 5};
         }
     }
@@ -103,10 +108,12 @@ static void levels(void)
     CHECK_NEAR(lv.g[2], g[2]);
     CHECK_NEAR(lv.L[2], L[2]);
     CHECK(!(lv.g[1] > 0));
-    CHECK(m.nlevels == 2);
+    CHECK(m.nlevels == 3);
     CHECK(m.levels[0].level == 0 && m.levels[0].cluster == 8);
     CHECK(m.levels[1].level == 2 && m.levels[1].cluster == 2);
     CHECK_NEAR(m.levels[1].g, g[2]);
+    CHECK(m.levels[2].level == 3 && m.levels[2].cluster == 1 && m.levels[2].g == 0);
+    CHECK_NEAR(m.levels[2].L, (2.5e-7 + 3e-7) / 2);
 }
 
 static void ccm(void)
@@ -152,7 +159,7 @@ static void ccm(void)
         CHECK_NEAR(f->b, 2e-7 * k);
         CHECK_NEAR(f->c, 1e-10 * (k % 3));
         CHECK(c.kinds[k].residual < 1e-6);
-        CHECK(c.kinds[k].neg_P == 0);
+        CHECK(f->h_break == 0);
     }
     probe_ccm_free(&c);
 }

@@ -9,6 +9,7 @@
  */
 #include "tool.h"
 
+#include "cost/cost_groups.h"
 #include "cost/cost_json.h"
 #include "cost/cost_model.h"
 #include "cost/cost_tree.h"
@@ -20,7 +21,8 @@
 
 const char cmd_predict_help[] =
     "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
-    "                       [--format table|csv|json] [--work measured|ops] TRACE\n"
+    "                       [--format table|csv|json] [--work measured|ops]\n"
+    "                       [--dbsp-label traffic|group] TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -35,8 +37,9 @@ const char cmd_predict_help[] =
     "  --model MODEL      bsp      W + g*h + L per superstep\n"
     "                     bspstar  W + g*(s + h*B) + L (BSP*, critical block size B)\n"
     "                     ebsp     no barrier: each process waits for its in-partners\n"
-    "                     dbsp     D-BSP: W + g_i*h + L_i for a superstep at level i;\n"
-    "                              the parts of a partition run independently\n"
+    "                     dbsp     D-BSP: W + g_i*h + L_i for a superstep labelled i,\n"
+    "                              the smallest cluster that holds its traffic; the\n"
+    "                              parts of a partition run in lockstep\n"
     "                     ccm      Collective Computing Model: W + T_f(P,h) per\n"
     "                              collective, T_partition + slowest part + T_rejoin\n"
     "                              per partition, BSP for plain supersteps\n"
@@ -47,6 +50,8 @@ const char cmd_predict_help[] =
     "  --format FORMAT    table (default), csv or json\n"
     "  --work WORK        measured: W is the measured local time w (default);\n"
     "                     ops: W is the declared operations / the machine's rate\n"
+    "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
+    "                     (default); group: it also holds the group that syncs\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -62,10 +67,10 @@ typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } out_format;
 
 typedef struct options {
     const char *machine, *trace;
-    int fit_procs;     /* the P of the machine's by_procs line used; 0 for its overall line */
-    int want[NMODELS]; /* explicitly asked for */
-    int all;           /* --model all, or no --model */
-    int per_step, use_ops;
+    int fit_procs;       /* the P of the machine's by_procs line used; 0 for its overall line */
+    int want[NMODELS];   /* explicitly asked for */
+    int all;             /* --model all, or no --model */
+    int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
     out_format format;
 } options;
 
@@ -144,7 +149,14 @@ static int parse_args(int argc, char **argv, options *o)
         } else if ((v = option_value(argc, argv, &i, "--work", &missing)) != NULL) {
             if (strcmp(v, "measured") != 0 && strcmp(v, "ops") != 0)
                 return tool_usage_error("predict: unknown work '%s' (expected measured or ops)", v);
-            o->use_ops = strcmp(v, "ops") == 0;
+            if (strcmp(v, "ops") == 0)
+                o->flags |= COST_USE_OPS;
+        } else if ((v = option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
+            if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
+                return tool_usage_error(
+                    "predict: unknown D-BSP label '%s' (expected traffic or group)", v);
+            if (strcmp(v, "group") == 0)
+                o->flags |= COST_DBSP_GROUP;
         } else if (missing) {
             return tool_usage_error("predict: option '%s' needs a value", arg);
         } else if (arg[0] == '-' && arg[1] != '\0') {
@@ -172,7 +184,7 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
 {
     for (int k = 0; k < NMODELS; k++) {
         r->have[k] = o->want[k] || o->all;
-        if (!r->have[k] || cost_model_check(model_kinds[k], t, m, o->trace, o->machine,
+        if (!r->have[k] || cost_model_check(model_kinds[k], t, m, o->flags, o->trace, o->machine,
                                             r->unavailable[k], sizeof r->unavailable[k]) == 0) {
             r->unavailable[k][0] = '\0';
             continue;
@@ -182,7 +194,7 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
-    if (!o->use_ops)
+    if (!(o->flags & COST_USE_OPS))
         return 0;
     if (!(m->rate > 0))
         return tool_usage_error(
@@ -226,14 +238,14 @@ static int evaluate(const options *o, const cost_trace *t, const cost_machine *m
     r->real = malloc(n * sizeof *r->real);
     if (r->real == NULL)
         return -1;
-    r->real_total = cost_predict(COST_REAL, t, m, o->use_ops, r->real);
+    r->real_total = cost_predict(COST_REAL, t, m, o->flags, r->real);
     for (int k = 0; k < NMODELS; k++) {
         if (!available(r, k))
             continue;
         r->model[k] = malloc(n * sizeof *r->model[k]);
         if (r->model[k] == NULL)
             return -1;
-        r->model_total[k] = cost_predict(model_kinds[k], t, m, o->use_ops, r->model[k]);
+        r->model_total[k] = cost_predict(model_kinds[k], t, m, o->flags, r->model[k]);
     }
     return 0;
 }
@@ -278,32 +290,28 @@ static void describe_run(const cost_trace *t)
                "is each one's k-th traced superstep\n");
 }
 
-/* size[k]: the largest group with a superstep at the machine's k-th D-BSP level. */
-static void level_sizes(const cost_trace *t, const cost_group *g, const cost_machine *m, int *size)
+/* D-BSP's levels were measured on clusters of given sizes: say which labels of
+ * the trace use the parameters of larger clusters (cost_dbsp_level), once
+ * each; noted has a bit per label. */
+static void note_dbsp_clusters(const options *o, const cost_machine *m, const cost_trace *t,
+                               const cost_group *g, unsigned long *noted)
 {
     for (size_t i = 0; i < g->nitems; i++) {
         const cost_item *it = &g->items[i];
         for (size_t k = 0; k < it->nparts; k++)
-            level_sizes(t, &it->parts[k], m, size);
+            note_dbsp_clusters(o, m, t, &it->parts[k], noted);
         if (it->cols == NULL)
             continue;
-        const cost_level *l = cost_machine_level(m, cost_item_rec(t, g, it, 0)->level);
-        if (l != NULL && g->nmembers > size[l - m->levels])
-            size[l - m->levels] = g->nmembers;
+        int label = cost_dbsp_label(t, g, it, o->flags);
+        int cluster = cost_dbsp_cluster(t->nprocs, label);
+        const cost_level *l = cost_dbsp_level(m, t->nprocs, label);
+        if (l == NULL || l->cluster == cluster || (*noted >> label & 1))
+            continue;
+        *noted |= 1UL << label;
+        printf("note        D-BSP level %d has clusters of up to %d process%s here: the machine's "
+               "level %d (clusters of %d) stands in\n",
+               label, cluster, cluster == 1 ? "" : "es", l->level, l->cluster);
     }
-}
-
-/* D-BSP's g_i and L_i were measured on clusters of a given size; say where the
- * trace's groups at that level are of another size. */
-static void note_cluster_sizes(const cost_machine *m, const cost_trace *t)
-{
-    int size[COST_MAX_LEVELS] = {0};
-    level_sizes(t, t->root, m, size);
-    for (size_t k = 0; k < m->nlevels; k++)
-        if (size[k] > 0 && size[k] != m->levels[k].cluster)
-            printf("note        D-BSP level %d: the trace's groups have up to %d process%s, the "
-                   "machine's clusters %d\n",
-                   m->levels[k].level, size[k], size[k] == 1 ? "" : "es", m->levels[k].cluster);
 }
 
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
@@ -331,12 +339,12 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
                m->levels[i].L);
     if (m->has_ccm) {
-        printf("CCM         T(P,h) = a + b*ceil(log2 P) + c*h for");
+        printf("CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
         for (size_t i = 0; i < m->ncoll; i++)
             printf(" %s,", m->coll[i].name);
         printf(" partition, rejoin\n");
     }
-    if (o->use_ops)
+    if (o->flags & COST_USE_OPS)
         printf("work        declared operations at %.4g per second (w where none are "
                "declared)\n",
                m->rate);
@@ -354,8 +362,15 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     for (int k = 0; k < NMODELS; k++)
         if (r->have[k] && r->unavailable[k][0])
             printf("note        %s n/a: %s\n", model_labels[k], r->unavailable[k]);
+    unsigned long noted = 0;
     if (available(r, MODEL_DBSP))
-        note_cluster_sizes(m, t);
+        note_dbsp_clusters(o, m, t, t->root, &noted);
+    if (available(r, MODEL_DBSP) && (o->flags & COST_DBSP_GROUP))
+        printf("note        D-BSP labels: the smallest cluster holding each superstep's traffic "
+               "and group\n");
+    if (t->self_unknown)
+        printf("note        the trace does not say which traffic a process sent to itself (an "
+               "older polybsp wrote it), so h includes it: trace the run again to leave it out\n");
     unsigned long ndiv = 0;
     int deepest = 0;
     count_divisions(t->root, 0, &ndiv, &deepest);
@@ -528,7 +543,7 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
     json_str("reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
     json_str("machine", o->machine, ",");
     json_str("host", m->host, ",");
-    printf("  \"work\": \"%s\",\n", o->use_ops ? "ops" : "measured");
+    printf("  \"work\": \"%s\",\n", o->flags & COST_USE_OPS ? "ops" : "measured");
     if (o->fit_procs > 0)
         printf("  \"fit_procs\": %d,\n", o->fit_procs);
     else

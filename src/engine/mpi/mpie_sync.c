@@ -425,6 +425,8 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
         c->e.value_at[g->pid] += g->size;
         p->tr.bytes_in += g->size;
         p->tr.msgs_in++;
+        if (g->pid == (uint32_t)c->pid)
+            core_trace_add_self(p, g->size);
         if (p->tr.on)
             core_trace_add_source(p, c->group->e.run_pids[g->pid]);
     }

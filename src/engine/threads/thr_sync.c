@@ -212,6 +212,8 @@ static void run_gets(core_proc *p, int hold)
         p->tr.bytes_in += g->size;
         p->tr.msgs_in++;
         core_tracer *ot = &owner->proc->tr;
+        if (owner->proc == p)
+            core_trace_add_self(p, g->size);
         if (p->tr.on)
             core_trace_add_source(p, owner->proc->pid);
         if (ot->on) {

@@ -1,0 +1,382 @@
+/* test_ccm — the Collective Computing Model (paper 001, section 2) on
+ * hand-built traces, its checks, and the calibration of its cost functions
+ * (samples from a trace, the constrained piecewise-linear fit). Usage and
+ * conventions: check.h. */
+#include "check.h"
+
+/* machine_groups.json: g = 1e-9, L = 1e-5, h = in + out; CCM T = a + b·ceil(log2 P) + c·h with
+ * bcast (2e-6, 3e-6, 1e-9), allreduce (1e-6, 5e-6, 2e-9), par (1e-6, 0, 1e-9),
+ * partition (3e-6, 1e-6, 1e-9), rejoin (2e-6, 1e-6, 1e-9). */
+
+/* division.jsonl: 4 processes; step 0 ends in bsp_partition (pid 0 works 1 ms and
+ * sends 1000 bytes to each other, the others work 0.5 ms); part 0 = {0,1} runs
+ * one exchange superstep (W 2 ms, 500 bytes each way) and its rejoin (W 0.1 ms);
+ * part 1 = {2,3} runs two supersteps (W 1 ms with 2000 bytes each way, then W
+ * 3 ms) and its rejoin (W 0.2 ms, 2 sends 100 bytes to 3); then one superstep of
+ * all (W 0.5 ms). Part 1 is the slower part although part 0 has the heavier
+ * first superstep.
+ * CCM: partition: 0.001 + T_part(4, 3000) = 0.001 + 3e-6 + 2e-6 + 3e-6 = 0.001008.
+ *   part 0: 0.002 + 1e-9·1000 + 1e-5 = 0.002011 -> 0.003019; rejoin W -> 0.003119.
+ *   part 1: 0.001 + 4e-6 + 1e-5 = 0.001014 -> 0.002022; 0.003 + 1e-5 -> 0.005032;
+ *           rejoin W 0.0002 -> 0.005232 (the max part).
+ *   T_rejoin(4, 100) = 2e-6 + 2e-6 + 1e-7 = 4.1e-6 -> 0.0052361; last step
+ *   0.0005 + 1e-5 -> 0.0057461.
+ *   Columns (each process's k-th superstep), the running maximum of the clocks:
+ *   0.001008, 0.003019, 0.0052361 (part 0's rejoin ends with the slowest part),
+ *   0.0057461, 0.0057461 -> 0.001008, 0.002011, 0.0022171, 0.00051, 0.
+ * BSP sees columns: 0.001013; W 0.002, h 4000: 0.002014; W 0.003: 0.00301;
+ *   W 0.0005, h 100: 0.0005101; 0.00051 -> 0.0070571, charging both parts. */
+static void model_ccm_division(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("division.jsonl", &t);
+    load_machine("machine_groups.json", &m);
+    CHECK(t.nsteps == 5 && cost_trace_len(&t, 0) == 4 && cost_trace_len(&t, 3) == 5);
+    CHECK(t.dropped == 0 && t.same_start);
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.00102, 0.00202, 0.00224, 0.00052, 0}, 0.0058);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001008, 0.002011, 0.0022171, 0.00051, 0},
+                 0.0057461);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.001013, 0.002014, 0.00301, 0.0005101, 0.00051},
+                 0.0070571);
+    /* The max of the parts, not their sum: part 0 alone would end at 0.003119. */
+    CHECK(cost_predict(COST_CCM, &t, &m, 0, NULL) < 0.001008 + 0.002111 + 0.004224 + 0.0052361);
+    cost_trace_free(&t);
+}
+
+/* bcast.jsonl: 4 processes; a plain superstep (W 1 ms), a binomial bcast of 1000
+ * bytes over two supersteps (op 0: 0 -> 2, then 0 -> 1 and 2 -> 3; pid 0 worked
+ * 0.4 ms before it), a one-superstep bcast (op 1: 0 sends 10 bytes to each, W
+ * 0.2 ms), a plain superstep (W 0.3 ms).
+ * CCM: 0.001 + 1e-5 = 0.00101. bcast op 0, charged once on its last superstep:
+ *   h = max_i max(in_i, out_i) over both supersteps = pid 0's 2000 out;
+ *   T_bcast(4, 2000) = 2e-6 + 2·3e-6 + 2e-6 = 1e-5, + W 0.0004 = 0.00041.
+ *   bcast op 1 (another op: another bcast): 0.0002 + 8e-6 + 3e-8 = 0.00020803.
+ *   0.0003 + 1e-5 = 0.00031. Total 0.00193803.
+ * BSP: 0.00101; 0.0004 + 1e-6 + 1e-5 = 0.000411; 0 + 1e-6 + 1e-5 = 0.000011;
+ *   0.0002 + 3e-8 + 1e-5 = 0.00021003; 0.00031 -> 0.00195203. */
+static void model_ccm_bcast(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("bcast.jsonl", &t);
+    load_machine("machine_groups.json", &m);
+    CHECK(cost_trace_rec(&t, 2, 0)->op == 0 && cost_trace_rec(&t, 3, 0)->op == 1);
+    CHECK(cost_trace_rec(&t, 0, 0)->op == -1);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.00101, 0, 0.00041, 0.00020803, 0.00031},
+                 0.00193803);
+    double bsp[] = {0.00101, 0.000411, 0.000011, 0.00021003, 0.00031};
+    expect_model(COST_BSP, &t, &m, 0, bsp, 0.00195203);
+    cost_trace_free(&t);
+}
+
+/* nested.jsonl: 2 processes, every superstep W 1 ms, no communication. Both
+ * partition (level 0); pid 0's part "0" partitions again into the single part
+ * "0/0" (level 2), which rejoins, then "0" rejoins; pid 1's part "1" only
+ * rejoins; one last superstep of both.
+ * CCM: 0.001 + T_part(2, 0) = 0.001 + 3e-6 + 1e-6 = 0.001004. Part "0": 0.001 +
+ *   T_part(1, 0) = 3e-6 -> 0.002007; "0/0" rejoin W -> 0.003007, + T_rejoin(1, 0)
+ *   = 2e-6 -> 0.003009; "0" rejoin W -> 0.004009. Part "1": rejoin W -> 0.002004.
+ *   T_rejoin(2, 0) = 3e-6 -> 0.004012; last 0.00101 -> 0.005022.
+ *   Columns: 0.001004, 0.004012 (pid 1 already rejoined), 0.005022, same, same. */
+static void model_ccm_nested(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("nested.jsonl", &t);
+    load_machine("machine_groups.json", &m);
+    const cost_group *top = t.root;
+    CHECK(top->nitems == 3 && top->items[1].nparts == 2 && top->items[1].cols == NULL);
+    const cost_group *p0 = &top->items[1].parts[0];
+    SAME_STR(p0->path, "0");
+    CHECK(p0->nmembers == 1 && p0->members[0] == 0 && p0->nitems == 3 && p0->rejoined);
+    SAME_STR(p0->items[1].parts[0].path, "0/0");
+    SAME_STR(top->items[1].parts[1].path, "1");
+    CHECK(top->items[1].parts[1].members[0] == 1 && cost_division_complete(&top->items[1]));
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001004, 0.003008, 0.00101, 0, 0}, 0.005022);
+    cost_trace_free(&t);
+}
+
+/* The same division, but process 3 stopped before its second superstep in part
+ * 1: that superstep and everything after it in part 1 and at the top is
+ * dropped (steps 2, 3, 4). Part 0's rejoin was recorded, but the division never
+ * ended: no T_rejoin, and CCM's total is where the slowest clock got: part 0's
+ * 0.003119. */
+static void model_ccm_aborted_division(void)
+{
+    char path[4096], text[16384];
+    path_of(path, sizeof path, "division.jsonl");
+    FILE *f = fopen(path, "r");
+    size_t n = 0;
+    char line[1024];
+    while (f != NULL && fgets(line, sizeof line, f) != NULL)
+        if (strstr(line, "\"pid\":3") == NULL || strstr(line, "\"step\":1,") != NULL ||
+            strstr(line, "\"step\":0,") != NULL)
+            n += (size_t)snprintf(text + n, sizeof text - n, "%s", line);
+    if (f != NULL)
+        fclose(f);
+    FILE *mem = fmemopen(text, n, "r");
+    cost_trace t;
+    cost_machine m;
+    CHECK(cost_trace_read_stream(mem, "mem", &t, err, sizeof err) == 0);
+    fclose(mem);
+    load_machine("machine_groups.json", &m);
+    CHECK(t.dropped == 3 && cost_trace_len(&t, 0) == 3 && cost_trace_len(&t, 2) == 2);
+    CHECK(!cost_division_complete(&t.root->items[1]) && t.root->nitems == 2);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001008, 0.002011, 0.0001}, 0.003119);
+    cost_trace_free(&t);
+}
+
+/* A trace that starts inside a partition (bsp_trace_begin in the parts): the
+ * division has no partition superstep, so no T_partition; pid 0's part rejoins
+ * after W 1 ms, pid 1's after 2 ms: 0.002 + T_rejoin(2, 0) = 0.002003, then
+ * 0.001 + 1e-5 -> 0.003013. */
+static void model_ccm_started_inside(void)
+{
+    const char *text =
+        "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":2,\"engine\":\"e\",\"program\":"
+        "\"p\"}\n"
+        "{\"step\":7,\"pid\":0,\"kind\":\"rejoin\",\"level\":1,\"group\":\"0\",\"w\":0.001,"
+        "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":1,"
+        "\"t_exit\":1.002}\n"
+        "{\"step\":9,\"pid\":1,\"kind\":\"rejoin\",\"level\":1,\"group\":\"1\",\"w\":0.002,"
+        "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":1,"
+        "\"t_exit\":1.002}\n"
+        "{\"step\":8,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
+        "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":1.003,"
+        "\"t_exit\":1.004}\n"
+        "{\"step\":10,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
+        "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":1.003,"
+        "\"t_exit\":1.004}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine_groups.json", &m);
+    CHECK(t.first_step == 7 && !t.same_start && t.nsteps == 2);
+    CHECK(t.root->nitems == 2 && t.root->items[0].nparts == 2);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.002003, 0.00101}, 0.003013);
+    cost_trace_free(&t);
+}
+
+/* What cost_model_check says when a model cannot serve the files. */
+static void model_check_messages(void)
+{
+    cost_trace t;
+    cost_machine m, none;
+    load_machine("machine_groups.json", &m);
+    load_machine("machine_max.json", &none);
+    load_trace("nested.jsonl", &t);
+    CHECK(cost_model_check(COST_CCM, &t, &m, 0, "nested.jsonl", "m.json", err, sizeof err) == 0);
+    CHECK(cost_model_check(COST_DBSP, &t, &none, 0, "nested.jsonl", "n.json", err, sizeof err) ==
+          -1);
+    SAME_STR(err, "n.json: field 'dbsp': missing (needed by --model dbsp)");
+    CHECK(cost_model_check(COST_CCM, &t, &none, 0, "nested.jsonl", "n.json", err, sizeof err) ==
+          -1);
+    SAME_STR(err, "n.json: field 'ccm': missing (needed by --model ccm)");
+    CHECK(cost_model_check(COST_BSPSTAR, &t, &none, 0, "nested.jsonl", "n.json", err, sizeof err) ==
+          -1);
+    SAME_STR(err, "n.json: field 'bspstar': missing (needed by --model bspstar)");
+    CHECK(cost_model_check(COST_EBSP, &t, &none, 0, "nested.jsonl", "n.json", err, sizeof err) ==
+          0);
+    cost_trace_free(&t);
+
+    load_trace("bcast.jsonl", &t);
+    m.ncoll = 0;
+    CHECK(cost_model_check(COST_CCM, &t, &m, 0, "bcast.jsonl", "m.json", err, sizeof err) == -1);
+    SAME_STR(err, "m.json: field 'ccm.collectives.bcast': missing (needed by --model ccm for "
+                  "bcast.jsonl:6, a bcast)");
+    CHECK(isnan(cost_predict(COST_CCM, &t, &m, 0, NULL)));
+    cost_trace_free(&t);
+
+    /* Step 6: pid 0 is in a bcast, pid 1 in a plain superstep. */
+    load_trace("midrun_aborted.jsonl", &t);
+    load_machine("machine_groups.json", &m);
+    CHECK(cost_model_check(COST_CCM, &t, &m, 0, "midrun_aborted.jsonl", "m.json", err,
+                           sizeof err) == -1);
+    SAME_STR(err, "midrun_aborted.jsonl:2: field 'kind': expected \"bcast\" like pid 0's record "
+                  "of the same superstep, line 5 (needed by --model ccm)");
+    cost_trace_free(&t);
+}
+
+/* Records that pull the processes of one superstep into different collectives. */
+static void model_check_ops(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_machine("machine_groups.json", &m);
+    /* pid 0 continues op 0; pid 1 starts op 1. */
+    CHECK(read_text(HEADER GREC(0, 0, "bcast", 0, "", OP(0)) GREC(0, 1, "bcast", 0, "", OP(0))
+                        GREC(1, 0, "bcast", 0, "", OP(0)) GREC(1, 1, "bcast", 0, "", OP(1)),
+                    &t) == 0);
+    CHECK(cost_model_check(COST_CCM, &t, &m, 0, "t", "m", err, sizeof err) == -1);
+    SAME_STR(err, "t:5: field 'op': expected 0 as on line 3: pid 0's bcast goes on here (needed "
+                  "by --model ccm)");
+    cost_trace_free(&t);
+    /* The other way round. */
+    CHECK(read_text(HEADER GREC(0, 0, "bcast", 0, "", OP(0)) GREC(0, 1, "bcast", 0, "", OP(0))
+                        GREC(1, 0, "bcast", 0, "", OP(1)) GREC(1, 1, "bcast", 0, "", OP(0)),
+                    &t) == 0);
+    CHECK(cost_model_check(COST_CCM, &t, &m, 0, "t", "m", err, sizeof err) == -1);
+    SAME_STR(err, "t:5: field 'op': expected another op than on line 3: pid 0 starts a new bcast "
+                  "here (needed by --model ccm)");
+    cost_trace_free(&t);
+    /* Without op, consecutive supersteps of one kind are one collective:
+     * W 0 + T_bcast(2, 0) = 2e-6 + 3e-6, once. */
+    CHECK(read_text(HEADER GREC(0, 0, "bcast", 0, "", "") GREC(0, 1, "bcast", 1, "", "")
+                        GREC(1, 0, "bcast", 0, "", "") GREC(1, 1, "bcast", 0, "", ""),
+                    &t) == 0);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0, 5e-6}, 5e-6);
+    cost_trace_free(&t);
+}
+
+/* calib.jsonl: 4 processes whose collectives take exactly T(P, h) = 2e-6 +
+ * 3e-6·ceil(log2 P) + 1e-9·h: a bcast of pid 0's 3000 bytes out (P 4, 1.1e-5 s),
+ * a two-superstep bcast (pid 0 sends 1000 in each: h 2000, 1e-5 s from the
+ * first entry to the last exit), a partition (5e-6 s), one bcast in each part
+ * of 2 (h 500: 5.5e-6 s; h 4000: 9e-6 s) and the rejoin (pid 1 sends 50 bytes;
+ * from part 1's entry at 0.0047 to 0.004707: 7e-6 s). */
+static void ccm_samples_fit(void)
+{
+    cost_trace t;
+    load_trace("calib.jsonl", &t);
+    cost_ccm_sample s[8];
+    CHECK(cost_ccm_samples(&t, NULL, 0) == 6);
+    CHECK(cost_ccm_samples(&t, s, 8) == 6);
+    static const char *const kinds[] = {"bcast", "bcast", "partition", "bcast", "bcast", "rejoin"};
+    static const int P[] = {4, 4, 4, 2, 2, 4};
+    static const double h[] = {3000, 2000, 0, 500, 4000, 50};
+    static const double time[] = {1.1e-5, 1e-5, 5e-6, 5.5e-6, 9e-6, 7e-6};
+    for (int i = 0; i < 6; i++) {
+        SAME_STR(s[i].kind, kinds[i]);
+        CHECK(s[i].P == P[i] && s[i].h == h[i]);
+        NEAR(s[i].time, time[i]);
+    }
+    CHECK(s[0].line == 2 && s[1].line == 6);
+    cost_ccm_fn f;
+    CHECK(cost_ccm_fit(s, 6, "bcast", &f) == 0);
+    NEAR(f.a, 2e-6);
+    NEAR(f.b, 3e-6);
+    NEAR(f.c, 1e-9);
+    CHECK(cost_ccm_fit(s, 6, "partition", &f) == 0); /* one sample: a constant */
+    NEAR(f.a, 5e-6);
+    CHECK(f.b == 0 && f.c == 0);
+    CHECK(cost_ccm_fit(s, 6, "rejoin", &f) == 0);
+    NEAR(f.a, 7e-6);
+    f.a = 42;
+    CHECK(cost_ccm_fit(s, 6, "scan", &f) == -1 && f.a == 42);
+    /* Only part of the samples stored: the count is still all of them. */
+    CHECK(cost_ccm_samples(&t, s, 2) == 6 && s[1].h == 2000);
+    cost_trace_free(&t);
+}
+
+/* Noise can make an unconstrained c negative (here exactly: 0.9e-5 at h 1000
+ * below 1e-5 at h 0, P = 2); the fit keeps every coefficient >= 0, so c = 0 and
+ * a + b·rounds is the least squares of relative errors through (1, 1e-5),
+ * (1, 0.9e-5), (2, 1.3e-5): exact at rounds 2, and at rounds 1 the value v
+ * that minimises ((v − y1)/y1)² + ((v − y2)/y2)², v = (1/y1 + 1/y2) / (1/y1² +
+ * 1/y2²); so b = 1.3e-5 − v and a = 2v − 1.3e-5. Only h varying (one P): b is
+ * 0 and the line through (100, 2e-6), (300, 4e-6) is a = 1e-6, c = 1e-8. */
+static void ccm_fit_fallbacks(void)
+{
+    cost_ccm_sample s[] = {{"x", 2, 0, 1e-5, 0},
+                           {"x", 2, 1000, 0.9e-5, 0},
+                           {"x", 4, 0, 1.3e-5, 0},
+                           {"y", 8, 100, 2e-6, 0},
+                           {"y", 8, 300, 4e-6, 0}};
+    cost_ccm_fn f;
+    CHECK(cost_ccm_fit(s, 5, "x", &f) == 0);
+    double v = (1 / 1e-5 + 1 / 0.9e-5) / (1 / (1e-5 * 1e-5) + 1 / (0.9e-5 * 0.9e-5));
+    NEAR(f.a, 2 * v - 1.3e-5);
+    NEAR(f.b, 1.3e-5 - v);
+    CHECK(f.c == 0 && f.h_break == 0);
+    CHECK(cost_ccm_fit(s, 5, "y", &f) == 0);
+    NEAR(f.a, 1e-6);
+    NEAR(f.c, 1e-8);
+    CHECK(f.b == 0);
+}
+
+/* Paper 001: T_f is "linear by pieces" in the size. Times of exactly 1e-6 +
+ * 2e-9·min(h, 2000) + 5e-10·max(0, h − 2000) at h = 0 .. 4000 (one P): the
+ * break goes to the size 2000, the one that leaves no residual. Times that an
+ * unconstrained line would fit with a = −1e-6 (1e-6 at 2000, 3e-6 at 4000)
+ * get a = 0 and the c of the relative least squares through the origin,
+ * c = Σ(h/y) / Σ(h/y)², so that T is never negative. */
+static void ccm_fit_pieces(void)
+{
+    cost_ccm_sample s[] = {{"p", 2, 0, 1e-6, 0},    {"p", 2, 1000, 3e-6, 0},
+                           {"p", 2, 2000, 5e-6, 0}, {"p", 2, 3000, 5.5e-6, 0},
+                           {"p", 2, 4000, 6e-6, 0}, {"n", 2, 2000, 1e-6, 0},
+                           {"n", 2, 4000, 3e-6, 0}};
+    cost_ccm_fn f;
+    CHECK(cost_ccm_fit(s, 7, "p", &f) == 0);
+    CHECK(f.h_break == 2000 && f.b == 0);
+    NEAR(f.a, 1e-6);
+    NEAR(f.c, 2e-9);
+    NEAR(f.c_above, 5e-10);
+    NEAR(cost_ccm_eval(&f, 2, 3000), 5.5e-6);
+    CHECK(cost_ccm_fit(s, 7, "n", &f) == 0);
+    CHECK(f.a == 0 && f.b == 0 && f.h_break == 0);
+    double q1 = 2000 / 1e-6, q2 = 4000 / 3e-6;
+    NEAR(f.c, (q1 + q2) / (q1 * q1 + q2 * q2));
+}
+
+/* A machine file written before the fit was constrained may hold a negative a:
+ * T is then 0, never negative, so that the clock never runs back. Here a bcast
+ * with T = −1 s, then a plain superstep of 0.1 s: CCM must still charge the
+ * 0.1 s (+ L 1e-5), not 0.1 − 1. */
+static void ccm_negative_never_back(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_machine("machine_groups.json", &m);
+    cost_ccm_fn *bcast = (cost_ccm_fn *)cost_machine_collective(&m, "bcast");
+    *bcast = (cost_ccm_fn){-1, 0, 0, 0, 0};
+    CHECK(cost_ccm_eval(bcast, 2, 1e6) == 0);
+    CHECK(read_text(
+              HEADER GREC(0, 0, "bcast", 0, "", OP(0)) GREC(
+                  0, 1, "bcast", 0, "",
+                  OP(0)) "{\"step\":1,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.1,"
+                         "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],"
+                         "\"t_enter\":0,\"t_exit\":0}\n"
+                         "{\"step\":1,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.1,"
+                         "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],"
+                         "\"t_enter\":0,\"t_exit\":0}\n",
+              &t) == 0);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0, 0.10001}, 0.10001);
+    cost_trace_free(&t);
+}
+
+static void ccm_eval(void)
+{
+    cost_ccm_fn f = {1e-6, 2e-6, 1e-9, 0, 0};
+    NEAR(cost_ccm_eval(&f, 1, 0), 1e-6);            /* ceil(log2 1) = 0 */
+    NEAR(cost_ccm_eval(&f, 2, 100), 3e-6 + 1e-7);   /* 1 round */
+    NEAR(cost_ccm_eval(&f, 5, 0), 1e-6 + 3 * 2e-6); /* ceil(log2 5) = 3 */
+    NEAR(cost_ccm_eval(&f, 8, 0), 1e-6 + 3 * 2e-6);
+    NEAR(cost_ccm_eval(&f, 2147483647, 0), 1e-6 + 31 * 2e-6);
+    /* Two pieces: 1e-9 per byte up to 1000 bytes, 4e-9 above. */
+    cost_ccm_fn two = {1e-6, 0, 1e-9, 1000, 4e-9};
+    NEAR(cost_ccm_eval(&two, 4, 500), 1e-6 + 5e-7);
+    NEAR(cost_ccm_eval(&two, 4, 3000), 1e-6 + 1e-6 + 8e-6);
+    CHECK(cost_is_collective("bcast") && cost_is_collective("par"));
+    CHECK(!cost_is_collective("normal") && !cost_is_collective("rejoin"));
+    SAME_STR(cost_model_name(COST_DBSP), "dbsp");
+    SAME_STR(cost_model_name(COST_CCM), "ccm");
+}
+
+static const struct test_case cases[] = {
+    {"model_ccm_division", model_ccm_division},
+    {"model_ccm_bcast", model_ccm_bcast},
+    {"model_ccm_nested", model_ccm_nested},
+    {"model_ccm_aborted_division", model_ccm_aborted_division},
+    {"model_ccm_started_inside", model_ccm_started_inside},
+    {"model_check_messages", model_check_messages},
+    {"model_check_ops", model_check_ops},
+    {"ccm_eval", ccm_eval},
+    {"ccm_samples_fit", ccm_samples_fit},
+    {"ccm_fit_fallbacks", ccm_fit_fallbacks},
+    {"ccm_fit_pieces", ccm_fit_pieces},
+    {"ccm_negative_never_back", ccm_negative_never_back},
+};
+
+CHECK_MAIN(cases)

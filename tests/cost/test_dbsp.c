@@ -1,0 +1,208 @@
+/* test_dbsp — D-BSP (paper 002, section 3; paper 003, section 3.2) on
+ * hand-built traces: the labels from the binary decomposition, the lockstep
+ * sum of the slowest clusters, the levels found by cluster size, and what
+ * cost_model_check says. Usage and conventions: check.h. */
+#include "check.h"
+
+/* A top-level record of a superstep of work w that sends and receives `bytes`
+ * in one message each way, from the processes listed in `from` ("" for none). */
+#define XREC(step, pid, w, bytes, from)                                                            \
+    "{\"step\":" #step ",\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":" #w               \
+    ",\"bytes_out\":" #bytes ",\"msgs_out\":1,\"bytes_in\":" #bytes                                \
+    ",\"msgs_in\":1,\"from\":[" from "],\"t_enter\":0,\"t_exit\":0}\n"
+#define HEADER4                                                                                    \
+    "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":4,\"engine\":\"e\",\"program\":\"p\"}" \
+    "\n"
+
+/* A machine of 4 processes: level 0 (clusters of 4) g 1e-9, ℓ 1e-5; level 1
+ * (clusters of 2) g 5e-10, ℓ 4e-6; level 2 (clusters of 1) ℓ 1e-6. */
+static void machine4(cost_machine *m)
+{
+    load_machine("machine_groups.json", m);
+    CHECK(m->nlevels == 3 && m->levels[2].cluster == 1 && m->levels[2].g == 0);
+}
+
+/* Paper 002: C_j^(log p) = {j} and C_j^(i) = C_2j^(i+1) ∪ C_2j+1^(i+1). For P
+ * = 4 the 1-clusters are {0,1} and {2,3}; for P = 6 (split as bsp_partition
+ * splits: the first half gets ceil(n/2)) {0,1,2} and {3,4,5}, then {0,1}, {2},
+ * {3,4}, {5}; a process alone is at level ceil(log2 P). */
+static void dbsp_pair_levels(void)
+{
+    CHECK(cost_dbsp_pair_level(4, 0, 1) == 1 && cost_dbsp_pair_level(4, 3, 2) == 1);
+    CHECK(cost_dbsp_pair_level(4, 1, 2) == 0 && cost_dbsp_pair_level(4, 0, 3) == 0);
+    CHECK(cost_dbsp_pair_level(4, 2, 2) == 2);
+    CHECK(cost_dbsp_pair_level(8, 4, 6) == 1 && cost_dbsp_pair_level(8, 6, 7) == 2);
+    CHECK(cost_dbsp_pair_level(8, 5, 5) == 3);
+    CHECK(cost_dbsp_pair_level(6, 0, 1) == 2 && cost_dbsp_pair_level(6, 0, 2) == 1);
+    CHECK(cost_dbsp_pair_level(6, 3, 4) == 2 && cost_dbsp_pair_level(6, 4, 5) == 1);
+    CHECK(cost_dbsp_pair_level(6, 2, 3) == 0 && cost_dbsp_pair_level(6, 2, 2) == 3);
+    CHECK(cost_dbsp_pair_level(3, 0, 1) == 1 && cost_dbsp_pair_level(3, 1, 2) == 0);
+    CHECK(cost_dbsp_pair_level(1, 0, 0) == 0);
+    CHECK(cost_dbsp_cluster(4, 0) == 4 && cost_dbsp_cluster(4, 1) == 2);
+    CHECK(cost_dbsp_cluster(4, 2) == 1 && cost_dbsp_cluster(6, 2) == 2);
+}
+
+/* A butterfly on 4 processes, each superstep W 1 ms:
+ * step 0 exchanges 1000 bytes with pid^1: label 1, h = in + out = 2000:
+ *   0.001 + 5e-10·2000 + 4e-6 = 0.001005;
+ * step 1 with pid^2: label 0: 0.001 + 1e-9·2000 + 1e-5 = 0.001012;
+ * step 2 exchanges nothing: label 2 (clusters of one): 0.001 + 1e-6 = 0.001001.
+ * Total 0.003018. With --dbsp-label group every superstep of the whole group
+ * is at level 0: 0.001012, 0.001012, 0.00101 = 0.003034, BSP's figure. */
+static void dbsp_butterfly_labels(void)
+{
+    cost_trace t;
+    cost_machine m;
+    machine4(&m);
+    CHECK(read_text(HEADER4 XREC(0, 0, 0.001, 1000, "1") XREC(0, 1, 0.001, 1000, "0")
+                        XREC(0, 2, 0.001, 1000, "3") XREC(0, 3, 0.001, 1000, "2")
+                            XREC(1, 0, 0.001, 1000, "2") XREC(1, 1, 0.001, 1000, "3")
+                                XREC(1, 2, 0.001, 1000, "0") XREC(1, 3, 0.001, 1000, "1")
+                                    XREC(2, 0, 0.001, 0, "") XREC(2, 1, 0.001, 0, "")
+                                        XREC(2, 2, 0.001, 0, "") XREC(2, 3, 0.001, 0, ""),
+                    &t) == 0);
+    const cost_group *g = t.root;
+    CHECK(cost_dbsp_label(&t, g, &g->items[0], 0) == 1);
+    CHECK(cost_dbsp_label(&t, g, &g->items[1], 0) == 0);
+    CHECK(cost_dbsp_label(&t, g, &g->items[2], 0) == 2);
+    CHECK(cost_dbsp_label(&t, g, &g->items[0], COST_DBSP_GROUP) == 0);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001005, 0.001012, 0.001001}, 0.003018);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_GROUP, (double[]){0.001012, 0.001012, 0.00101},
+                 0.003034);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.001012, 0.001012, 0.00101}, 0.003034);
+    cost_trace_free(&t);
+}
+
+/* Two parts of one process each: part 0 works 10 s then 1 s (its rejoin), part
+ * 1 works 1 s then 10 s. D-BSP runs the parts' k-th supersteps together and
+ * charges each the slower part: max(10, 1) + max(1, 10) = 20 (a model that let
+ * each part run on its own clock would say 11). Level 1 (clusters of one)
+ * costs nothing here, so the partition superstep is 0. */
+static void dbsp_lockstep_twenty(void)
+{
+    const char *text = HEADER GREC(0, 0, "partition", 0, "", "") GREC(
+        0, 1, "partition", 0, "",
+        "") "{\"step\":1,\"pid\":0,\"kind\":\"normal\",\"level\":1,\"group\":\"0\",\"w\":10,"
+            "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":0,"
+            "\"t_exit\":0}\n"
+            "{\"step\":2,\"pid\":0,\"kind\":\"rejoin\",\"level\":1,\"group\":\"0\",\"w\":1,"
+            "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":0,"
+            "\"t_exit\":0}\n"
+            "{\"step\":1,\"pid\":1,\"kind\":\"normal\",\"level\":1,\"group\":\"1\",\"w\":1,"
+            "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":0,"
+            "\"t_exit\":0}\n"
+            "{\"step\":2,\"pid\":1,\"kind\":\"rejoin\",\"level\":1,\"group\":\"1\",\"w\":10,"
+            "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],\"t_enter\":0,"
+            "\"t_exit\":0}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine_max.json", &m);
+    m.levels[0] = (cost_level){0, 2, 1e-9, 0.5};
+    m.levels[1] = (cost_level){1, 1, 0, 0};
+    m.nlevels = 2;
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0, 10, 10}, 20);
+    cost_trace_free(&t);
+}
+
+/* division.jsonl (test_ccm.c has its story), lockstep:
+ * 0: the partition, 0 -> 1, 2, 3: label 0, W 0.001, h 3000 (pid 0):
+ *    0.001 + 3e-6 + 1e-5 = 0.001013;
+ * 1: part 0's exchange 0 <-> 1 (label 1, W 0.002, h 1000: 0.002 + 5e-7 + 4e-6 =
+ *    0.0020045) beside part 1's 2 <-> 3 (label 1, W 0.001, h 4000: 0.001006):
+ *    0.0020045;
+ * 2: part 0's rejoin (no traffic: label 2, 0.0001 + 1e-6) beside part 1's
+ *    second superstep (label 2, 0.003 + 1e-6): 0.003001;
+ * 3: part 1's rejoin, 2 -> 3: label 1, 0.0002 + 5e-8 + 4e-6 = 0.00020405;
+ * 4: the last superstep of all, no traffic: 0.0005 + 1e-6 = 0.000501.
+ * Clocks 0.001013, 0.0030175, 0.0060185, 0.00622255, 0.00672355. Columns: pid
+ * 0 is at lockstep superstep 4 in its column 3, so M_3 = 0.00672355: per
+ * column 0.001013, 0.0020045, 0.003001, 0.00070505, 0. */
+static void dbsp_division(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("division.jsonl", &t);
+    machine4(&m);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001013, 0.0020045, 0.003001, 0.00070505, 0},
+                 0.00672355);
+    cost_trace_free(&t);
+}
+
+/* bcast.jsonl (test_ccm.c): a binomial broadcast shows its locality.
+ * 0: no traffic: label 2, 0.001 + 1e-6 = 0.001001;
+ * 1: 0 -> 2: label 0, W 0.0004, h 1000: 0.0004 + 1e-6 + 1e-5 = 0.000411;
+ * 2: 0 -> 1 and 2 -> 3: label 1, W 0, h 1000: 5e-7 + 4e-6 = 4.5e-6;
+ * 3: 0 -> 1, 2, 3: label 0, W 0.0002, h 30: 0.0002 + 3e-8 + 1e-5 = 0.00021003;
+ * 4: no traffic: 0.0003 + 1e-6 = 0.000301. Total 0.00192753. */
+static void dbsp_bcast(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("bcast.jsonl", &t);
+    machine4(&m);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001001, 0.000411, 4.5e-6, 0.00021003, 0.000301},
+                 0.00192753);
+    cost_trace_free(&t);
+}
+
+/* nested.jsonl (test_ccm.c), P = 2, no traffic: every superstep is at level 1
+ * (clusters of one process), which a trace of 2 processes finds as the
+ * machine's clusters of 1 (its level 2): W 0.001 + 1e-6 = 0.001001 each, in
+ * lockstep 0 (partition), 1 (part "0"'s partition beside part "1"'s rejoin),
+ * 2 ("0/0" rejoins), 3 ("0" rejoins), 4 (the last): 0.005005; pid 1's column 2
+ * is lockstep superstep 4. With --dbsp-label group the supersteps of both
+ * processes are at level 0 (clusters of 2, the machine's level 1: 0.001 +
+ * 4e-6): 0.001004 + 3·0.001001 + 0.001004 = 0.005011. */
+static void dbsp_nested_by_cluster(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("nested.jsonl", &t);
+    machine4(&m);
+    CHECK(cost_dbsp_level(&m, 2, 1) == &m.levels[2] && cost_dbsp_level(&m, 2, 0) == &m.levels[1]);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001001, 0.001001, 0.003003, 0, 0}, 0.005005);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_GROUP, (double[]){0.001004, 0.001001, 0.003006, 0, 0},
+                 0.005011);
+    cost_trace_free(&t);
+}
+
+/* A machine file without clusters of one process (written before the probe
+ * measured level log2 P) cannot serve a superstep without traffic. */
+static void dbsp_check_messages(void)
+{
+    cost_trace t;
+    cost_machine old, none;
+    load_machine("machine_levels_old.json", &old);
+    load_machine("machine_max.json", &none);
+    load_trace("nested.jsonl", &t);
+    CHECK(cost_model_check(COST_DBSP, &t, &old, 0, "nested.jsonl", "m.json", err, sizeof err) ==
+          -1);
+    SAME_STR(err, "m.json: field 'dbsp.levels': no clusters of 1 process (needed by --model dbsp "
+                  "for nested.jsonl:2, a superstep at level 1 of 2 processes: run polybsp "
+                  "probe again, which measures levels 0 to log2 P)");
+    CHECK(isnan(cost_predict(COST_DBSP, &t, &old, 0, NULL)));
+    /* In group mode the top-level supersteps are at level 0 (clusters of 2),
+     * which the file has, but the parts' are not. */
+    CHECK(cost_model_check(COST_DBSP, &t, &old, COST_DBSP_GROUP, "nested.jsonl", "m.json", err,
+                           sizeof err) == -1);
+    SAME_STR(err, "m.json: field 'dbsp.levels': no clusters of 1 process (needed by --model dbsp "
+                  "for nested.jsonl:3, a superstep at level 1 of 2 processes: run polybsp "
+                  "probe again, which measures levels 0 to log2 P)");
+    CHECK(cost_model_check(COST_DBSP, &t, &none, 0, "nested.jsonl", "n.json", err, sizeof err) ==
+          -1);
+    SAME_STR(err, "n.json: field 'dbsp': missing (needed by --model dbsp)");
+    cost_trace_free(&t);
+}
+
+static const struct test_case cases[] = {
+    {"dbsp_pair_levels", dbsp_pair_levels},
+    {"dbsp_butterfly_labels", dbsp_butterfly_labels},
+    {"dbsp_lockstep_twenty", dbsp_lockstep_twenty},
+    {"dbsp_division", dbsp_division},
+    {"dbsp_bcast", dbsp_bcast},
+    {"dbsp_nested_by_cluster", dbsp_nested_by_cluster},
+    {"dbsp_check_messages", dbsp_check_messages},
+};
+
+CHECK_MAIN(cases)

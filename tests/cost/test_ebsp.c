@@ -1,0 +1,154 @@
+/* test_ebsp — the flat models on hand-built traces: REAL, BSP, BSP* and EBSP
+ * (formula (2) of paper 000), and the exclusion of a process's traffic to
+ * itself from h. Usage and conventions: check.h. */
+#include "check.h"
+
+/* Two pairs (0,1) and (2,3) exchanging within the pair: 0 and 1 compute 1 ms and
+ * exchange 1000 bytes; 2 and 3 compute 0.1 ms and exchange 100000 bytes. Machine:
+ * g = 1e-9 s/byte, L = 1e-5 s, h = in + out; g* = 2e-9, B = 100.
+ * BSP step: W = 0.001, h = 200000 -> 0.001 + 2e-4 + 1e-5 = 0.00121 (twice).
+ * BSP*: s = 200000, h = 20 msgs -> 0.001 + 2e-9·(200000 + 20·100) + 1e-5 = 0.001414.
+ * EBSP: the pairs never wait for each other. Φ(0,0) = 0.001 + 2e-6 + 1e-5 =
+ * 0.001012 (pair 2,3: 0.0001 + 2e-4 + 1e-5 = 0.00031); step 1 adds the same:
+ * Ψ = 0.002024 < BSP's 0.00242. REAL: max t_exit 0.00111, then 0.00231. */
+static void model_two_pairs(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("two_pairs.jsonl", &t);
+    load_machine("machine.json", &m);
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.00111, 0.0012}, 0.00231);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00121, 0.00121}, 0.00242);
+    expect_model(COST_BSPSTAR, &t, &m, 0, (double[]){0.001414, 0.001414}, 0.002828);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.001012, 0.001012}, 0.002024);
+    CHECK(cost_predict(COST_EBSP, &t, &m, 0, NULL) < cost_predict(COST_BSP, &t, &m, 0, NULL));
+    NEAR(cost_error_percent(0.00231, 0.00242), 100 * (0.00231 - 0.00242) / 0.00231);
+    cost_trace_free(&t);
+}
+
+/* The same trace with h = max(in, out): BSP h = 100000 -> 0.001 + 1e-4 + 1e-5 =
+ * 0.00111 per step. EBSP's formula (2) has h = in + out whatever @: pair (0,1)
+ * still 0.001 + 2e-6 + 1e-5 = 0.001012 per step. */
+static void model_two_pairs_max(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("two_pairs.jsonl", &t);
+    load_machine("machine_max.json", &m);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00111, 0.00111}, 0.00222);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.001012, 0.001012}, 0.002024);
+    /* This machine has no BSP* parameters: no prediction rather than a wrong one. */
+    CHECK(isnan(cost_predict(COST_BSPSTAR, &t, &m, 0, NULL)));
+    cost_trace_free(&t);
+}
+
+/* Everyone receives from everyone, so every Ω is the whole machine and EBSP
+ * must agree with BSP. Process i sends 100·(i+1) bytes to each other one:
+ * in + out = 700, 800, 900 -> h = 900; msgs in + out = 4.
+ * Step 0: W = 0.002 -> 0.002 + 9e-7 + 1e-5 = 0.0020109; step 1: W = 0.003 ->
+ * 0.0030109. BSP*: 2e-9·(900 + 4·100) = 2.6e-6 -> 0.0020126 and 0.0030126. */
+static void model_all_to_all(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("all_to_all.jsonl", &t);
+    load_machine("machine.json", &m);
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.0021, 0.0031}, 0.0052);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0020109, 0.0030109}, 0.0050218);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.0020109, 0.0030109}, 0.0050218);
+    expect_model(COST_BSPSTAR, &t, &m, 0, (double[]){0.0020126, 0.0030126}, 0.0050252);
+    cost_trace_free(&t);
+}
+
+/* A pipeline 0 -> 1 (step 0) -> 2 (step 1): EBSP carries process 0's long first
+ * step to 2 through the chain of in-partners.
+ * Φ0 = (0.003 + 1e-6 + 1e-5, same for 1 (Ω = {0,1}), 0.001 + 1e-5)
+ *    = (0.003011, 0.003011, 0.00101)
+ * Φ1 = (0.003011 + 0.001 + 1e-5, 0.003011 + 0.001 + 1e-6 + 1e-5,
+ *       max(0.00101, 0.003011) + 0.001 + 1e-6 + 1e-5) = (0.004021, 0.004022, 0.004022)
+ * Φ2 = Φ1 + 0.001 + 1e-5 -> max 0.005032. Per step: 0.003011, 0.001011, 0.00101,
+ * the same as BSP here, although no Ω is the whole machine. */
+static void model_pipeline(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("pipeline.jsonl", &t);
+    load_machine("machine.json", &m);
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.0031, 0.0012, 0.0011}, 0.0054);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.003011, 0.001011, 0.00101}, 0.005032);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.003011, 0.001011, 0.00101}, 0.005032);
+    cost_trace_free(&t);
+}
+
+/* Traced from step 5, aborted in step 7 (only process 0 recorded it): steps 5
+ * and 6 are kept. REAL starts at min(0.011 - 0.001, 0.0112 - 0.0008) = 0.01:
+ * 0.0113 - 0.01 = 0.0013, then 0.0121 - 0.0113 = 0.0008. No communication, so
+ * BSP = W + L: measured 0.001 + 1e-5, 0.0005 + 1e-5; with ops at 1e9 per second
+ * step 5 is max(2e6, 1e6)/1e9 = 0.002 and step 6 max(5e5/1e9, w = 0.0004 of the
+ * record without ops) = 0.0005. */
+static void model_midrun_ops(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("midrun_aborted.jsonl", &t);
+    load_machine("machine.json", &m);
+    CHECK(t.first_step == 5 && t.nsteps == 2 && t.dropped == 1 && t.complete == 0);
+    SAME_STR(t.reason, "bsp_abort: stop");
+    SAME_STR(cost_trace_rec(&t, 1, 0)->kind, "bcast");
+    CHECK(cost_trace_rec(&t, 0, 1)->ops == 1e6 && cost_trace_rec(&t, 1, 1)->ops < 0);
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.0013, 0.0008}, 0.0021);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00101, 0.00051}, 0.00152);
+    expect_model(COST_BSP, &t, &m, 1, (double[]){0.00201, 0.00051}, 0.00252);
+    expect_model(COST_EBSP, &t, &m, 1, (double[]){0.00201, 0.00051}, 0.00252);
+    cost_trace_free(&t);
+}
+
+/* A process's puts to itself are in its in and out counts; the trace says how
+ * much in self_bytes and self_msgs, and the reader leaves them out, so no model
+ * counts them in h. Process 0 puts 1000 bytes to itself and 100 to process 1:
+ * out 1100 (2 puts), in 1000 (1), of which itself 1000 (1) -> out 100 (1), in 0.
+ * BSP (g 1e-9, L 1e-5, in + out): h = 100 on both -> 1e-7 + 1e-5 = 1.01e-5.
+ * A record without the two fields (an older writer) keeps its counts and marks
+ * the trace, for predict's note. */
+static void self_traffic_left_out(void)
+{
+    const char *text =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":1100,"
+               "\"msgs_out\":2,\"bytes_in\":1000,\"msgs_in\":1,\"self_bytes\":1000,\"self_msgs\":1,"
+               "\"from\":[],\"t_enter\":0,\"t_exit\":0}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":0,"
+               "\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,\"self_msgs\":0,"
+               "\"from\":[0],\"t_enter\":0,\"t_exit\":0}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine.json", &m);
+    const cost_rec *r = cost_trace_rec(&t, 0, 0);
+    CHECK(r->bytes_out == 100 && r->msgs_out == 1 && r->bytes_in == 0 && r->msgs_in == 0);
+    CHECK(!t.self_unknown);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){1.01e-5}, 1.01e-5);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){1.01e-5}, 1.01e-5);
+    cost_trace_free(&t);
+    CHECK(read_text(HEADER REC(0, 0) REC(0, 1), &t) == 0);
+    CHECK(t.self_unknown);
+    cost_trace_free(&t);
+}
+
+static void error_percent(void)
+{
+    NEAR(cost_error_percent(2.0, 1.5), 25.0);
+    NEAR(cost_error_percent(1.0, 1.25), -25.0);
+    CHECK(cost_error_percent(1.0, 1.0) == 0);
+    CHECK(isnan(cost_error_percent(0.0, 1.0)));
+    SAME_STR(cost_model_name(COST_REAL), "real");
+    SAME_STR(cost_model_name(COST_BSPSTAR), "bspstar");
+}
+
+static const struct test_case cases[] = {
+    {"model_two_pairs", model_two_pairs},   {"model_two_pairs_max", model_two_pairs_max},
+    {"model_all_to_all", model_all_to_all}, {"model_pipeline", model_pipeline},
+    {"model_midrun_ops", model_midrun_ops}, {"self_traffic_left_out", self_traffic_left_out},
+    {"error_percent", error_percent},
+};
+
+CHECK_MAIN(cases)
