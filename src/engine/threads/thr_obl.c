@@ -65,19 +65,26 @@ static void deliver(core_ctx *c, int dest, core_buf *b)
     syscall(SYS_futex, &mb->arrivals, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
 }
 
-/* Under the lock: messages for `step`, and a check that none is for an earlier one. */
-static size_t count_for(const core_ctx *c, const thr_mailbox *mb, unsigned long step)
+/* Under the lock: the messages in mb for `step`. */
+static size_t messages_for(const thr_mailbox *mb, unsigned long step)
 {
     size_t have = 0;
-    for (const thr_mail *m = mb->head; m; m = m->next) {
+    for (const thr_mail *m = mb->head; m; m = m->next)
         if (m->step == step)
             have += m->nmsgs;
-        else if (m->step < step)
+    return have;
+}
+
+/* Under the lock, by the mailbox's owner: messages for `step`, and a check that
+ * none is for an earlier one. */
+static size_t count_for(const core_ctx *c, const thr_mailbox *mb, unsigned long step)
+{
+    for (const thr_mail *m = mb->head; m; m = m->next)
+        if (m->step < step)
             core_fatal("bsp_oblsync",
                        "process %d sent messages for superstep %lu after it had ended here",
                        c->group->e.members[m->src]->proc->pid, m->step);
-    }
-    return have;
+    return messages_for(mb, step);
 }
 
 /* Unlinks the messages for `step`, ordered by source pid (stable). */
@@ -109,20 +116,28 @@ static void check_deadlock(const core_ctx *c)
     const core_group *g = c->group;
     unsigned long before = atomic_load(&g->e.obl_deliveries);
     int blocked = 0, first = -1, ended = -1;
+    size_t first_need = 0, first_have = 0;
     for (int q = 0; q < g->nprocs; q++) {
         core_ctx *m = g->e.members[q];
         unsigned at = atomic_load_explicit(&m->e.arrive_at, memory_order_relaxed);
         if (at && atomic_load_explicit(&m->e.arrive_step, memory_order_relaxed) == c->step)
             core_fatal_as(m->proc->pid, c->proc->step, core_arrival_call(at),
                           "process %d has called bsp_oblsync", c->proc->pid);
-        pthread_mutex_lock(&m->e.mailbox->lock);
-        int unsatisfied = m->e.mailbox->waiting && m->e.mailbox->have < m->e.mailbox->need;
-        pthread_mutex_unlock(&m->e.mailbox->lock);
+        thr_mailbox *mb = m->e.mailbox;
+        pthread_mutex_lock(&mb->lock);
+        /* Counted again, not the waiter's own count: messages may have arrived
+         * since, before `before` was read, and the waiter not yet run to see them. */
+        size_t have = mb->waiting ? messages_for(mb, mb->wait_step) : 0;
+        int unsatisfied = mb->waiting && have < mb->need;
+        if (unsatisfied && first < 0) {
+            first = q;
+            first_need = mb->need;
+            first_have = have;
+        }
+        pthread_mutex_unlock(&mb->lock);
         /* A member in a barrier stays there: the barrier needs us, and we wait. */
         if (unsatisfied || at)
             blocked++;
-        if (unsatisfied && first < 0)
-            first = q;
         if (at == CORE_AT_END && ended < 0)
             ended = q;
     }
@@ -133,8 +148,8 @@ static void check_deadlock(const core_ctx *c)
         core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync", "process %d has called bsp_end",
                       g->e.members[ended]->proc->pid);
     core_fatal_as(m->proc->pid, m->proc->step, "bsp_oblsync",
-                  "waits for %zu messages, %zu arrived, and every process is waiting",
-                  m->e.mailbox->need, m->e.mailbox->have);
+                  "waits for %zu messages, %zu arrived, and every process is waiting", first_need,
+                  first_have);
 }
 
 static void wait_for(core_ctx *c, size_t n)
@@ -144,8 +159,7 @@ static void wait_for(core_ctx *c, size_t n)
     for (;;) {
         unsigned seen = atomic_load(&mb->arrivals);
         pthread_mutex_lock(&mb->lock);
-        mb->have = count_for(c, mb, c->step);
-        if (mb->have >= n) {
+        if (count_for(c, mb, c->step) >= n) {
             mb->taken = take_for(mb, c->step);
             mb->waiting = 0;
             pthread_mutex_unlock(&mb->lock);

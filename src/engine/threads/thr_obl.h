@@ -37,7 +37,7 @@ typedef struct thr_mailbox {
     /* The owner's wait, for the others' deadlock check (under lock). */
     int waiting;
     unsigned long wait_step;
-    size_t need, have;
+    size_t need;
     thr_mail *taken; /* the queue of the current superstep, freed at the next sync */
 } thr_mailbox;
 
