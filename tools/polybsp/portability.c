@@ -1,0 +1,836 @@
+/* portability.c — `polybsp portability`: which cost model to trust on this
+ * machine, measured as paper 002 (section 2) defines it.
+ *
+ * Contract: runs a built-in suite of families of ρ-equivalent programs (each
+ * family one problem, its programs alternative ways to solve it) on P processes
+ * of the threads engine. Each program runs --repeats times, each time in its
+ * own SPMD section with a warm-up and then one traced execution; every trace
+ * gives REAL (cost_predict COST_REAL) and each model's prediction (cost_predict
+ * on the machine file), and the medians over the repeats are the program's
+ * T' and T. cost_portability_estimate then gives per model η̂ (within families
+ * and formula (1)), δ̂, the fastest-variant picks and the worst loss. Output:
+ * a table (or JSON) on stdout, JSON to -o FILE, one progress line per program
+ * on stderr. Without --machine, a short probe at P calibrates first (said on
+ * stderr). Bad usage or an unreadable machine file: one line, status 2; a run
+ * that fails: one line, status 1. Traces (and the probe's machine file) go to a
+ * temporary directory, removed at the end.
+ */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#include "tool.h"
+
+#include "cost/cost_json.h"
+#include "cost/cost_machine.h"
+#include "cost/cost_model.h"
+#include "cost/cost_portability.h"
+#include "cost/cost_trace.h"
+#include "fft_bsp.h"
+#include "fft_dc.h"
+#include "fft_util.h"
+#include "probe/probe.h"
+#include "probe/probe_measure.h"
+#include "probe/probe_pattern.h"
+
+#include <bsp.h>
+#include <polybsp.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char cmd_portability_help[] =
+    "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
+    "                           [--format table|json] [-o FILE]\n"
+    "\n"
+    "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
+    "equivalent programs (the same problem solved in different ways: FFT divide and\n"
+    "conquer or four-step; broadcast DIRECT, BINOMIAL, TWOPHASE or ROOTP; each of the\n"
+    "five h-relation patterns in one superstep, with bsp_hpput, in 8 pieces or in two\n"
+    "supersteps; the inner product's sum all-to-all, gathered and broadcast, or with\n"
+    "bsp_allreduce), traces each program, predicts it with every model and compares\n"
+    "with its real time. Per model it prints paper 002's inverse effectiveness eta\n"
+    "(formula 1, and within families) with the pair of programs that attains it, the\n"
+    "distance delta, how often the model picked the fastest program of a family and\n"
+    "how much slower its choice can be.\n"
+    "\n"
+    "options:\n"
+    "  --machine FILE     the machine file of `polybsp probe` (default: a short probe\n"
+    "                     at P runs first)\n"
+    "  -p, --procs P      processes, a power of two from 2 to 64 (default 2)\n"
+    "  --repeats R        runs of every program, medians taken (default 5, 1 to 100)\n"
+    "  --quick            small sizes, 3 repeats, a tiny probe: for tests\n"
+    "  --format FORMAT    table (default) or json on stdout\n"
+    "  -o, --output FILE  also write the JSON to FILE\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "docs/models.md (\"Which model to trust\") explains the measures; docs/tool.md the\n"
+    "output. Bad usage exits with status 2.\n";
+
+/* ---- the suite ---- */
+
+typedef enum { FAM_FFT, FAM_BCAST, FAM_PATTERN, FAM_INPROD, NKINDS } family_kind;
+
+/* The programs of each kind of family: their variant names, in the order the
+ * variant codes of the SPMD functions below use. */
+static const char *const variants_fft[] = {"dc", "four-step"};
+static const char *const variants_bcast[] = {"DIRECT", "BINOMIAL", "TWOPHASE", "ROOTP"};
+static const bsp_bcast_alg bcast_algs[] = {BSP_BCAST_DIRECT, BSP_BCAST_BINOMIAL, BSP_BCAST_TWOPHASE,
+                                           BSP_BCAST_ROOTP};
+static const char *const variants_pattern[] = {"put", "hpput", "put in 8 pieces", "two supersteps"};
+static const char *const variants_inprod[] = {"all-to-all", "gather+bcast", "allreduce"};
+enum { PATTERN_PIECES = 8 };
+
+static const struct {
+    const char *name;
+    const char *const *variants;
+    size_t nvariants;
+} kinds[NKINDS] = {{"fft", variants_fft, 2},
+                   {"bcast", variants_bcast, 4},
+                   {"pattern", variants_pattern, 4},
+                   {"inprod", variants_inprod, 3}};
+
+/* Sizes: FFT elements, broadcast bytes, h-relation bytes (even), inner-product
+ * elements; the patterns' are paper 000's sizes. The quick ones keep a test short. */
+static const long sizes_fft[] = {1L << 14, 1L << 16, 1L << 18}, quick_fft[] = {1L << 10, 1L << 12};
+static const long sizes_bcast[] = {64, 16384, 1048576}, quick_bcast[] = {64, 4096};
+static const long sizes_pattern[] = {6720, 107520, 1720320}, quick_pattern[] = {512, 6720};
+static const long sizes_inprod[] = {10000, 1000000}, quick_inprod[] = {1000};
+
+enum { MAX_FAMILIES = 32, MAX_PROGRAMS = 128, MAX_REPEATS = 100 };
+
+typedef struct family {
+    family_kind kind;
+    cost_pattern pattern; /* FAM_PATTERN */
+    long size;
+    char name[48];
+    size_t first, n; /* its programs */
+} family;
+
+/* The models compared, with predict's labels. */
+static const struct {
+    cost_model_kind kind;
+    const char *label;
+} models[] = {{COST_BSP, "BSP"},
+              {COST_BSPSTAR, "BSP*"},
+              {COST_EBSP, "EBSP"},
+              {COST_DBSP, "D-BSP"},
+              {COST_CCM, "CCM"}};
+enum { NMODELS = sizeof models / sizeof models[0] };
+
+typedef struct suite {
+    size_t nfamilies, nprograms;
+    family families[MAX_FAMILIES];
+    size_t start[MAX_FAMILIES + 1];
+    size_t family_of[MAX_PROGRAMS];
+    int variant[MAX_PROGRAMS];
+    double real[MAX_PROGRAMS], model[NMODELS][MAX_PROGRAMS]; /* medians */
+    double real_runs[MAX_PROGRAMS][MAX_REPEATS];
+    char unavailable[NMODELS][1024]; /* the first reason a model could not predict */
+    cost_portability est[NMODELS];
+} suite;
+
+static void add_family(suite *s, family_kind kind, cost_pattern pattern, long size)
+{
+    family *f = &s->families[s->nfamilies];
+    *f = (family){.kind = kind,
+                  .pattern = pattern,
+                  .size = size,
+                  .first = s->nprograms,
+                  .n = kinds[kind].nvariants};
+    if (kind == FAM_PATTERN)
+        snprintf(f->name, sizeof f->name, "%s h=%ld", cost_pattern_name(pattern), size);
+    else if (kind == FAM_BCAST)
+        snprintf(f->name, sizeof f->name, "bcast %ld B", size);
+    else
+        snprintf(f->name, sizeof f->name, "%s n=%ld", kinds[kind].name, size);
+    for (size_t v = 0; v < f->n; v++) {
+        s->family_of[s->nprograms] = s->nfamilies;
+        s->variant[s->nprograms++] = (int)v;
+    }
+    s->start[++s->nfamilies] = s->nprograms;
+}
+
+static void build_suite(suite *s, int quick)
+{
+#define SIZES(name) (quick ? quick_##name : sizes_##name)
+#define NSIZES(name)                                                                               \
+    (quick ? sizeof quick_##name / sizeof(long) : sizeof sizes_##name / sizeof(long))
+    s->start[0] = 0;
+    for (size_t i = 0; i < NSIZES(fft); i++)
+        add_family(s, FAM_FFT, 0, SIZES(fft)[i]);
+    for (size_t i = 0; i < NSIZES(bcast); i++)
+        add_family(s, FAM_BCAST, 0, SIZES(bcast)[i]);
+    for (int p = 0; p < COST_NPATTERNS; p++)
+        for (size_t i = 0; i < NSIZES(pattern); i++)
+            add_family(s, FAM_PATTERN, (cost_pattern)p, SIZES(pattern)[i]);
+    for (size_t i = 0; i < NSIZES(inprod); i++)
+        add_family(s, FAM_INPROD, 0, SIZES(inprod)[i]);
+#undef SIZES
+#undef NSIZES
+}
+
+static const char *variant_name(const suite *s, size_t i)
+{
+    return kinds[s->families[s->family_of[i]].kind].variants[s->variant[i]];
+}
+
+/* ---- the programs ----
+ * Each runs in its own SPMD section: set up, run once to warm caches and
+ * buffers, then once traced between bsp_trace_begin and bsp_trace_end. The
+ * program is handed over in a global (the threads engine shares memory). */
+
+static struct {
+    int procs;
+    family_kind kind;
+    cost_pattern pattern;
+    long size;
+    int variant;
+} job;
+
+/* Runs op(state) twice: warm, then traced. op ends with a sync. */
+static void warm_then_traced(void (*op)(void *), void *state)
+{
+    op(state);
+    bsp_sync();
+    bsp_trace_begin();
+    op(state);
+    bsp_trace_end();
+}
+
+struct fft_state {
+    fft_dc *dc;
+    fft_bsp *fourstep;
+};
+
+static void fft_op(void *state)
+{
+    const struct fft_state *st = state;
+    if (st->dc)
+        fft_dc_execute(st->dc);
+    else
+        fft_bsp_execute(st->fourstep);
+}
+
+/* Common-common input for dc (every process the whole vector), cyclic for the
+ * four-step FFT (process s the elements s, s+P, ...): the same transform. */
+static void run_fft(void)
+{
+    int s = bsp_pid(), p = bsp_nprocs();
+    long n = job.size, nlocal = job.variant == 0 ? n : n / p;
+    fftw_complex *x = fft_alloc((size_t)nlocal, "input", 1);
+    fftw_complex *y = fft_alloc((size_t)nlocal, "output", 1);
+    struct fft_state st = {NULL, NULL};
+    if (job.variant == 0)
+        st.dc = fft_dc_create(n, FFT_FORWARD, FFTW_ESTIMATE, x, y);
+    else
+        st.fourstep = fft_bsp_create(n, FFT_FORWARD, FFTW_ESTIMATE, x, y);
+    for (long t = 0; t < nlocal; t++)
+        fft_input(1, job.variant == 0 ? t : t * p + s, x[t]);
+    bsp_sync();
+    warm_then_traced(fft_op, &st);
+    if (st.dc)
+        fft_dc_destroy(st.dc);
+    else
+        fft_bsp_destroy(st.fourstep);
+    fftw_free(x);
+    fftw_free(y);
+}
+
+static void bcast_op(void *buf)
+{
+    bsp_bcast_with(bcast_algs[job.variant], 0, buf, (size_t)job.size);
+}
+
+static void run_bcast(void)
+{
+    unsigned char *buf = malloc((size_t)job.size);
+    if (!buf)
+        bsp_abort("portability: out of memory for a broadcast of %ld bytes", job.size);
+    for (long i = 0; i < job.size; i++)
+        buf[i] = (unsigned char)(bsp_pid() == 0 ? i : 0);
+    warm_then_traced(bcast_op, buf);
+    free(buf);
+}
+
+struct pattern_state {
+    char *src, *dst;
+    probe_msg *msgs;
+};
+
+/* The h-relation of the pattern: in one superstep with bsp_put (variant 0),
+ * with bsp_hpput (1), each message cut in PATTERN_PIECES puts (2), or as two
+ * h/2-relations of the same pattern in two supersteps, each filling its half
+ * of the buffers (3). */
+static void pattern_op(void *state)
+{
+    const struct pattern_state *st = state;
+    int stages = job.variant == 3 ? 2 : 1;
+    int split = job.variant == 2 ? PATTERN_PIECES : 1;
+    long part = job.size / stages;
+    for (int stage = 0; stage < stages; stage++) {
+        size_t n = probe_messages(job.pattern, bsp_nprocs(), bsp_pid(), part, split, st->msgs);
+        long at = stage * part;
+        for (size_t k = 0; k < n; k++) {
+            const probe_msg *m = &st->msgs[k];
+            if (job.variant == 1)
+                bsp_hpput(m->dest, st->src + at + m->src_off, st->dst, (int)(at + m->dst_off),
+                          (int)m->nbytes);
+            else
+                bsp_put(m->dest, st->src + at + m->src_off, st->dst, (int)(at + m->dst_off),
+                        (int)m->nbytes);
+        }
+        bsp_sync();
+    }
+}
+
+static void run_pattern(void)
+{
+    size_t h = (size_t)job.size;
+    struct pattern_state st = {
+        malloc(h), malloc(h),
+        malloc(probe_max_messages(bsp_nprocs(), PATTERN_PIECES) * sizeof(probe_msg))};
+    if (!st.src || !st.dst || !st.msgs)
+        bsp_abort("portability: out of memory for an h-relation of %ld bytes", job.size);
+    memset(st.src, bsp_pid() + 1, h);
+    bsp_push_reg(st.dst, (int)h);
+    bsp_sync();
+    warm_then_traced(pattern_op, &st);
+    bsp_pop_reg(st.dst);
+    bsp_sync();
+    free(st.src);
+    free(st.dst);
+    free(st.msgs);
+}
+
+struct inprod_state {
+    double *x, *partial, alpha;
+    long nlocal;
+};
+
+static void add_doubles(void *acc, const void *in, size_t nbytes)
+{
+    double *a = acc;
+    const double *b = in;
+    for (size_t i = 0; i < nbytes / sizeof *a; i++)
+        a[i] += b[i];
+}
+
+/* x.x of the cyclically distributed x: the local sums, then their total on
+ * every process put to all (variant 0), gathered on 0 and put back (1), or by
+ * bsp_allreduce (2). */
+static void inprod_op(void *state)
+{
+    struct inprod_state *st = state;
+    int s = bsp_pid(), p = bsp_nprocs();
+    double mine = 0;
+    for (long i = 0; i < st->nlocal; i++)
+        mine += st->x[i] * st->x[i];
+    if (job.variant == 2) {
+        bsp_allreduce(&mine, &st->alpha, sizeof mine, add_doubles);
+        return;
+    }
+    for (int t = 0; t < p; t++)
+        if (job.variant == 0 || t == 0)
+            bsp_put(t, &mine, st->partial, s * (int)sizeof mine, sizeof mine);
+    bsp_sync();
+    st->alpha = 0;
+    if (job.variant == 0 || s == 0)
+        for (int t = 0; t < p; t++)
+            st->alpha += st->partial[t];
+    if (job.variant == 1) {
+        if (s == 0)
+            for (int t = 1; t < p; t++)
+                bsp_put(t, &st->alpha, st->partial, 0, sizeof st->alpha);
+        bsp_sync();
+        st->alpha = st->partial[0];
+    }
+}
+
+static void run_inprod(void)
+{
+    int s = bsp_pid(), p = bsp_nprocs();
+    struct inprod_state st = {.nlocal = (job.size + p - s - 1) / p};
+    st.x = malloc((size_t)(st.nlocal > 0 ? st.nlocal : 1) * sizeof *st.x);
+    st.partial = malloc((size_t)p * sizeof *st.partial);
+    if (!st.x || !st.partial)
+        bsp_abort("portability: out of memory for an inner product of %ld", job.size);
+    for (long i = 0; i < st.nlocal; i++)
+        st.x[i] = (double)(i * p + s + 1);
+    bsp_push_reg(st.partial, p * (int)sizeof *st.partial);
+    bsp_sync();
+    warm_then_traced(inprod_op, &st);
+    bsp_pop_reg(st.partial);
+    bsp_sync();
+    free(st.x);
+    free(st.partial);
+}
+
+static void suite_spmd(void)
+{
+    bsp_begin(job.procs);
+    static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod};
+    run[job.kind]();
+    bsp_end();
+}
+
+/* ---- measuring ---- */
+
+typedef struct options {
+    const char *machine, *output;
+    int procs, repeats, quick, json;
+} options;
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0..n) (NaN when one of them is: a model that could not
+ * predict one run has no median); v is sorted. */
+static double median(double *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (isnan(v[i]))
+            return NAN;
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One traced run of program i in dir (the working directory): real and each
+ * model's prediction of it. Returns 0, or 1 after one line on stderr. */
+static int run_once(suite *s, size_t i, const cost_machine *m, const char *machine_name,
+                    double *real, double model[NMODELS])
+{
+    const family *f = &s->families[s->family_of[i]];
+    job.kind = f->kind;
+    job.pattern = f->pattern;
+    job.size = f->size;
+    job.variant = s->variant[i];
+    bsp_init(suite_spmd, 0, NULL);
+    suite_spmd();
+    cost_trace t;
+    char err[4096 + 512];
+    if (cost_trace_read("polybsp-trace.jsonl", &t, err, sizeof err) != 0) {
+        fprintf(stderr, "polybsp: portability: %s\n", err);
+        return 1;
+    }
+    unlink("polybsp-trace.jsonl");
+    *real = cost_predict(COST_REAL, &t, m, 0, NULL);
+    for (int k = 0; k < NMODELS; k++) {
+        char why[512];
+        if (cost_model_check(models[k].kind, &t, m, "the trace", machine_name, why, sizeof why) !=
+            0) {
+            model[k] = NAN;
+            if (!s->unavailable[k][0])
+                snprintf(s->unavailable[k], sizeof s->unavailable[k], "%s %s: %s", f->name,
+                         variant_name(s, i), why);
+            continue;
+        }
+        model[k] = cost_predict(models[k].kind, &t, m, 0, NULL);
+    }
+    cost_trace_free(&t);
+    return 0;
+}
+
+static int measure(suite *s, const options *o, const cost_machine *m, const char *machine_name)
+{
+    double model_runs[NMODELS][MAX_REPEATS];
+    for (size_t i = 0; i < s->nprograms; i++) {
+        double model[NMODELS];
+        for (int r = 0; r < o->repeats; r++) {
+            if (run_once(s, i, m, machine_name, &s->real_runs[i][r], model) != 0)
+                return 1;
+            for (int k = 0; k < NMODELS; k++)
+                model_runs[k][r] = model[k];
+        }
+        double runs[MAX_REPEATS];
+        memcpy(runs, s->real_runs[i], (size_t)o->repeats * sizeof *runs);
+        s->real[i] = median(runs, o->repeats);
+        for (int k = 0; k < NMODELS; k++)
+            s->model[k][i] = median(model_runs[k], o->repeats);
+        fprintf(stderr, "polybsp portability: [%zu/%zu] %s, %s: real %.3e s (BSP %.3e s)\n", i + 1,
+                s->nprograms, s->families[s->family_of[i]].name, variant_name(s, i), s->real[i],
+                s->model[0][i]);
+    }
+    for (int k = 0; k < NMODELS; k++)
+        cost_portability_estimate(s->model[k], s->real, s->start, s->nfamilies, &s->est[k]);
+    return 0;
+}
+
+/* ---- output ---- */
+
+/* "family: variant" of program i, or "-" for none. */
+static const char *program_name(const suite *s, long i, char *buf, size_t size)
+{
+    if (i < 0)
+        return "-";
+    snprintf(buf, size, "%s: %s", s->families[s->family_of[i]].name, variant_name(s, (size_t)i));
+    return buf;
+}
+
+static void print_value(double v, const char *format)
+{
+    if (isnan(v))
+        printf("%10s", "n/a");
+    else
+        printf(format, v);
+}
+
+static void print_table(const suite *s, const options *o, const cost_machine *m,
+                        const char *machine_name)
+{
+    printf("polybsp portability: which cost model to trust on this machine (paper 002, section "
+           "2)\n");
+    printf("machine     %s: host %s, engine %s, %s, calibrated for P =", machine_name, m->host,
+           m->engine, m->date);
+    for (size_t i = 0; i < m->nprocs; i++)
+        printf("%s %d", i ? "," : "", m->procs[i]);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    printf("\nrun         P = %d%s, engine threads, %d repeat%s per program, medians; work = "
+           "measured w\n",
+           o->procs, o->procs > cores ? " (oversubscribed)" : "", o->repeats,
+           o->repeats == 1 ? "" : "s");
+    for (int k = 0; k < NMODELS; k++)
+        if (s->unavailable[k][0])
+            printf("note        %s n/a for some programs (their families are not counted), "
+                   "first: %s\n",
+                   models[k].label, s->unavailable[k]);
+    printf("\ntimes in seconds; * marks the fastest program of a family (REAL) and each "
+           "model's choice\n\n");
+    printf("%-20s %-16s %11s", "family", "program", "REAL");
+    for (int k = 0; k < NMODELS; k++)
+        printf(" %11s", models[k].label);
+    printf("\n");
+    for (size_t f = 0; f < s->nfamilies; f++) {
+        size_t best = s->start[f];
+        for (size_t i = s->start[f]; i < s->start[f + 1]; i++)
+            if (s->real[i] < s->real[best])
+                best = i;
+        for (size_t i = s->start[f]; i < s->start[f + 1]; i++) {
+            printf("%-20s %-16s %10.3e%s", i == s->start[f] ? s->families[f].name : "",
+                   variant_name(s, i), s->real[i], i == best ? "*" : " ");
+            for (int k = 0; k < NMODELS; k++) {
+                if (isnan(s->model[k][i])) {
+                    printf(" %11s", "n/a");
+                    continue;
+                }
+                long choice = cost_portability_choice(s->model[k], s->start, f);
+                printf(" %10.3e%s", s->model[k][i], choice == (long)i ? "*" : " ");
+            }
+            printf("\n");
+        }
+    }
+    printf("\n%-8s %9s %9s %10s %10s %10s %10s\n", "model", "families", "picked", "worst loss",
+           "eta within", "eta (1)", "delta");
+    for (int k = 0; k < NMODELS; k++) {
+        const cost_portability *e = &s->est[k];
+        printf("%-8s %5zu/%-3zu %5zu/%-3zu", models[k].label, e->families, s->nfamilies, e->picked,
+               e->families);
+        print_value(e->loss, " %10.3f");
+        print_value(e->eta_within, " %10.3f");
+        print_value(e->eta, " %10.3f");
+        print_value(e->delta, " %10.3f");
+        printf("\n");
+    }
+    printf("\nattained by (T = the model's time, T' = the real one):\n");
+    for (int k = 0; k < NMODELS; k++) {
+        const cost_portability *e = &s->est[k];
+        if (e->families == 0)
+            continue;
+        char a[128], b[128];
+        printf("%-8s eta within: T(%s) / T(%s) * T'(%s) / T'(%s)\n", models[k].label,
+               program_name(s, e->eta_i, a, sizeof a), program_name(s, e->eta_j, b, sizeof b), b,
+               a);
+        if (e->eta_p1 >= 0)
+            printf("%-8s eta (1):    pi1 = %s, pi2 = %s (each family's choice of the model)\n", "",
+                   program_name(s, e->eta_p1, a, sizeof a),
+                   program_name(s, e->eta_p2, b, sizeof b));
+        printf("%-8s delta:      T'/T largest for %s, smallest for %s\n", "",
+               program_name(s, e->delta_max, a, sizeof a),
+               program_name(s, e->delta_min, b, sizeof b));
+        printf("%-8s worst loss: %s\n", "", s->families[e->loss_family].name);
+    }
+    printf("\neta, delta >= 1; 1 means the model ranks programs as this machine does. picked: "
+           "families\nwhere the model's fastest is the real fastest; worst loss: real time of "
+           "the model's\nchoice over the fastest's. docs/models.md explains.\n");
+}
+
+static void json_program(FILE *f, const char *key, const suite *s, long i)
+{
+    char buf[128];
+    fprintf(f, "\"%s\": ", key);
+    if (i < 0)
+        fprintf(f, "null");
+    else
+        cost_jput_str(f, program_name(s, i, buf, sizeof buf), sizeof buf);
+}
+
+static void print_json(FILE *f, const suite *s, const options *o, const cost_machine *m,
+                       const char *machine_name, const char *date)
+{
+    fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"threads\",\n  \"procs\": %d,\n", date,
+            o->procs);
+    fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"machine\": ", o->repeats,
+            o->quick ? "true" : "false");
+    if (cost_jput_str(f, machine_name, PATH_MAX) < 0)
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"machine_host\": ");
+    cost_jput_str(f, m->host, sizeof m->host);
+    fprintf(f, ",\n  \"machine_date\": ");
+    cost_jput_str(f, m->date, sizeof m->date);
+    fprintf(f, ",\n  \"models\": [");
+    for (int k = 0; k < NMODELS; k++)
+        fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(models[k].kind));
+    fprintf(f, "],\n  \"unavailable\": {");
+    const char *sep = "";
+    for (int k = 0; k < NMODELS; k++) {
+        if (!s->unavailable[k][0])
+            continue;
+        fprintf(f, "%s\"%s\": ", sep, cost_model_name(models[k].kind));
+        if (cost_jput_str(f, s->unavailable[k], sizeof s->unavailable[k]) < 0)
+            fprintf(f, "null");
+        sep = ", ";
+    }
+    fprintf(f, "},\n  \"families\": [");
+    for (size_t fam = 0; fam < s->nfamilies; fam++) {
+        const family *F = &s->families[fam];
+        fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"size\": %ld, \"programs\": [",
+                fam ? "," : "", F->name, kinds[F->kind].name, F->size);
+        for (size_t i = s->start[fam]; i < s->start[fam + 1]; i++) {
+            fprintf(f, "%s\n      {\"variant\": \"%s\", \"real\": ", i > s->start[fam] ? "," : "",
+                    variant_name(s, i));
+            cost_jput_num(f, s->real[i]);
+            for (int k = 0; k < NMODELS; k++) {
+                fprintf(f, ", \"%s\": ", cost_model_name(models[k].kind));
+                cost_jput_num(f, s->model[k][i]);
+            }
+            fprintf(f, ", \"real_runs\": [");
+            for (int r = 0; r < o->repeats; r++) {
+                fprintf(f, "%s", r ? ", " : "");
+                cost_jput_num(f, s->real_runs[i][r]);
+            }
+            fprintf(f, "]}");
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "\n  ],\n  \"summary\": {");
+    for (int k = 0; k < NMODELS; k++) {
+        const cost_portability *e = &s->est[k];
+        fprintf(f, "%s\n    \"%s\": {\"families\": %zu, \"programs\": %zu, \"picked\": %zu",
+                k ? "," : "", cost_model_name(models[k].kind), e->families, e->programs, e->picked);
+        fprintf(f, ", \"loss\": ");
+        cost_jput_num(f, e->loss);
+        fprintf(f, ", \"loss_family\": ");
+        if (e->loss_family < 0)
+            fprintf(f, "null");
+        else
+            fprintf(f, "\"%s\"", s->families[e->loss_family].name);
+        fprintf(f, ",\n      \"eta_within\": ");
+        cost_jput_num(f, e->eta_within);
+        fprintf(f, ", ");
+        json_program(f, "eta_within_i", s, e->eta_i);
+        fprintf(f, ", ");
+        json_program(f, "eta_within_j", s, e->eta_j);
+        fprintf(f, ",\n      \"eta\": ");
+        cost_jput_num(f, e->eta);
+        fprintf(f, ", ");
+        json_program(f, "eta_pi1", s, e->eta_p1);
+        fprintf(f, ", ");
+        json_program(f, "eta_pi2", s, e->eta_p2);
+        fprintf(f, ",\n      \"delta\": ");
+        cost_jput_num(f, e->delta);
+        fprintf(f, ", ");
+        json_program(f, "delta_max", s, e->delta_max);
+        fprintf(f, ", ");
+        json_program(f, "delta_min", s, e->delta_min);
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n  }\n}\n");
+}
+
+/* ---- the command ---- */
+
+static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=' && name[1] == '-')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_int(const char *text, long least, long most, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || v < least || v > most)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
+static int parse_args(int argc, char **argv, options *o)
+{
+    int repeats_given = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        int missing = 0;
+        if (tool_is_help(arg)) {
+            fputs(cmd_portability_help, stdout);
+            return -1;
+        } else if (strcmp(arg, "--quick") == 0) {
+            o->quick = 1;
+        } else if ((v = option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
+            o->machine = v;
+        } else if ((v = option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = option_value(argc, argv, &i, "--output", &missing)) != NULL) {
+            o->output = v;
+        } else if ((v = option_value(argc, argv, &i, "-p", &missing)) != NULL ||
+                   (v = option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
+            if (parse_int(v, 2, 64, &o->procs) != 0 || !fft_is_pow2(o->procs))
+                return tool_usage_error("portability: invalid number of processes '%s' (expected "
+                                        "a power of two from 2 to 64)",
+                                        v);
+        } else if ((v = option_value(argc, argv, &i, "--repeats", &missing)) != NULL) {
+            if (parse_int(v, 1, MAX_REPEATS, &o->repeats) != 0)
+                return tool_usage_error(
+                    "portability: invalid repeats '%s' (expected an integer from 1 to %d)", v,
+                    MAX_REPEATS);
+            repeats_given = 1;
+        } else if ((v = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
+            if (strcmp(v, "table") != 0 && strcmp(v, "json") != 0)
+                return tool_usage_error("portability: unknown format '%s' (expected table or json)",
+                                        v);
+            o->json = strcmp(v, "json") == 0;
+        } else if (missing) {
+            return tool_usage_error("portability: option '%s' needs a value", arg);
+        } else if (arg[0] == '-') {
+            return tool_usage_error(
+                "portability: unknown option '%s' (try 'polybsp portability --help')", arg);
+        } else {
+            return tool_usage_error(
+                "portability: unexpected argument '%s' (try 'polybsp portability --help')", arg);
+        }
+    }
+    if (!repeats_given && o->quick)
+        o->repeats = 3;
+    return 0;
+}
+
+/* A short probe at P into dir/machine.json, for a run without --machine. */
+static int quick_probe(const options *o, const char *path)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    probe_options po = {.output = path,
+                        .budget = 10,
+                        .quick = o->quick,
+                        .nprocs = 1,
+                        .cores = cores > 0 ? (int)cores : 1};
+    po.procs[0] = o->procs;
+    const long *sizes = o->quick ? probe_quick_sizes : probe_default_sizes;
+    po.nsizes = o->quick ? probe_quick_nsizes : probe_default_nsizes;
+    memcpy(po.sizes, sizes, po.nsizes * sizeof *sizes);
+    fprintf(stderr,
+            "polybsp portability: no --machine: calibrating first (a short probe at P = %d, "
+            "about %s s; `polybsp probe` makes a file to reuse)\n",
+            o->procs, o->quick ? "a few" : "10");
+    FILE *quiet = fopen("/dev/null", "w");
+    if (!quiet) {
+        fprintf(stderr, "polybsp: portability: /dev/null: %s\n", strerror(errno));
+        return 1;
+    }
+    char err[512];
+    bsp_init(probe_spmd, 0, NULL);
+    int rc = probe_run(&po, quiet, err, sizeof err);
+    fclose(quiet);
+    if (rc != 0) {
+        fprintf(stderr, "polybsp: portability: probe: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+int cmd_portability(int argc, char **argv)
+{
+    options o = {.procs = 2, .repeats = 5};
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+
+    char err[4096 + 512];
+    cost_machine m;
+    if (o.machine && cost_machine_read(o.machine, &m, err, sizeof err) != 0)
+        return tool_usage_error("portability: %s", err);
+    FILE *out = NULL;
+    if (o.output && !(out = fopen(o.output, "w")))
+        return tool_usage_error("portability: cannot write '%s': %s", o.output, strerror(errno));
+
+    /* The traces are written to the working directory (POLYBSP_TRACE would trace
+     * the set-up too): run in a directory of our own. */
+    char dir[4096], cwd[4096], machine_path[4200];
+    const char *tmp = getenv("TMPDIR");
+    snprintf(dir, sizeof dir, "%s/polybsp-portability.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
+        fprintf(stderr, "polybsp: portability: cannot make a working directory: %s\n",
+                strerror(errno));
+        if (out)
+            fclose(out);
+        return 1;
+    }
+    unsetenv("POLYBSP_TRACE");
+    snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
+    if (!o.machine) {
+        rc = quick_probe(&o, machine_path);
+        if (rc == 0 && cost_machine_read(machine_path, &m, err, sizeof err) != 0) {
+            fprintf(stderr, "polybsp: portability: %s\n", err);
+            rc = 1;
+        }
+        unlink(machine_path);
+    }
+    const char *machine_name = o.machine ? o.machine : "(short probe)";
+
+    suite *s = calloc(1, sizeof *s);
+    if (rc == 0 && !s) {
+        fprintf(stderr, "polybsp: portability: out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0) {
+        build_suite(s, o.quick);
+        job.procs = o.procs;
+        rc = measure(s, &o, &m, machine_name);
+    }
+    if (chdir(cwd) != 0 || rmdir(dir) != 0)
+        fprintf(stderr, "polybsp: portability: could not remove %s: %s\n", dir, strerror(errno));
+    if (rc == 0) {
+        char date[32];
+        time_t now = time(NULL);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+        if (o.json)
+            print_json(stdout, s, &o, &m, machine_name, date);
+        else
+            print_table(s, &o, &m, machine_name);
+        if (out)
+            print_json(out, s, &o, &m, machine_name, date);
+    }
+    if (out && fclose(out) != 0 && rc == 0) {
+        fprintf(stderr, "polybsp: portability: cannot write '%s': %s\n", o.output, strerror(errno));
+        rc = 1;
+    }
+    free(s);
+    return rc;
+}
