@@ -61,7 +61,8 @@ const char cmd_portability_help[] =
     "  --machine FILE     the machine file of `polybsp probe` (default: a short probe\n"
     "                     at P runs first)\n"
     "  -p, --procs P      processes, a power of two from 2 to 64 (default 2)\n"
-    "  --repeats R        runs of every program, medians taken (default 5, 1 to 100)\n"
+    "  --repeats R        runs of every program, medians taken (default 11, at most\n"
+    "                     1000)\n"
     "  --quick            small sizes, 3 repeats, a tiny probe: for tests\n"
     "  --format FORMAT    table (default) or json on stdout\n"
     "  -o, --output FILE  also write the JSON to FILE\n"
@@ -72,7 +73,7 @@ const char cmd_portability_help[] =
 
 /* ---- the suite ---- */
 
-typedef enum { FAM_FFT, FAM_BCAST, FAM_PATTERN, FAM_INPROD, NKINDS } family_kind;
+typedef enum { FAM_FFT, FAM_BCAST, FAM_PATTERN, FAM_INPROD, FAM_IRREGULAR, NKINDS } family_kind;
 
 /* The programs of each kind of family: their variant names, in the order the
  * variant codes of the SPMD functions below use. */
@@ -82,6 +83,7 @@ static const bsp_bcast_alg bcast_algs[] = {BSP_BCAST_DIRECT, BSP_BCAST_BINOMIAL,
                                            BSP_BCAST_ROOTP};
 static const char *const variants_pattern[] = {"put", "hpput", "put in 8 pieces", "two supersteps"};
 static const char *const variants_inprod[] = {"all-to-all", "gather+bcast", "allreduce"};
+static const char *const variants_irregular[] = {"direct", "two-phase"};
 enum { PATTERN_PIECES = 8 };
 
 static const struct {
@@ -91,7 +93,8 @@ static const struct {
 } kinds[NKINDS] = {{"fft", variants_fft, 2},
                    {"bcast", variants_bcast, 4},
                    {"pattern", variants_pattern, 4},
-                   {"inprod", variants_inprod, 3}};
+                   {"inprod", variants_inprod, 3},
+                   {"irregular", variants_irregular, 2}};
 
 /* Sizes: FFT elements, broadcast bytes, h-relation bytes (even), inner-product
  * elements; the patterns' are paper 000's sizes. The quick ones keep a test short. */
@@ -99,13 +102,17 @@ static const long sizes_fft[] = {1L << 14, 1L << 16, 1L << 18}, quick_fft[] = {1
 static const long sizes_bcast[] = {64, 16384, 1048576}, quick_bcast[] = {64, 4096};
 static const long sizes_pattern[] = {6720, 107520, 1720320}, quick_pattern[] = {512, 6720};
 static const long sizes_inprod[] = {10000, 1000000}, quick_inprod[] = {1000};
+static const long sizes_irregular[] = {65536, 1048576}, quick_irregular[] = {8192};
 
-enum { MAX_FAMILIES = 32, MAX_PROGRAMS = 128, MAX_REPEATS = 100 };
+enum { MAX_FAMILIES = 32, MAX_PROGRAMS = 128, MAX_REPEATS = 1000, MAX_LOOPS = 1000, PILOTS = 5 };
+/* How long a traced run should last (--quick: a tenth). */
+#define TARGET_SECONDS 1e-3
 
 typedef struct family {
     family_kind kind;
     cost_pattern pattern; /* FAM_PATTERN */
     long size;
+    int loops; /* executions per traced run */
     char name[48];
     size_t first, n; /* its programs */
 } family;
@@ -143,8 +150,8 @@ static void add_family(suite *s, family_kind kind, cost_pattern pattern, long si
                   .n = kinds[kind].nvariants};
     if (kind == FAM_PATTERN)
         snprintf(f->name, sizeof f->name, "%s h=%ld", cost_pattern_name(pattern), size);
-    else if (kind == FAM_BCAST)
-        snprintf(f->name, sizeof f->name, "bcast %ld B", size);
+    else if (kind == FAM_BCAST || kind == FAM_IRREGULAR)
+        snprintf(f->name, sizeof f->name, "%s %ld B", kinds[kind].name, size);
     else
         snprintf(f->name, sizeof f->name, "%s n=%ld", kinds[kind].name, size);
     for (size_t v = 0; v < f->n; v++) {
@@ -169,6 +176,8 @@ static void build_suite(suite *s, int quick)
             add_family(s, FAM_PATTERN, (cost_pattern)p, SIZES(pattern)[i]);
     for (size_t i = 0; i < NSIZES(inprod); i++)
         add_family(s, FAM_INPROD, 0, SIZES(inprod)[i]);
+    for (size_t i = 0; i < NSIZES(irregular); i++)
+        add_family(s, FAM_IRREGULAR, 0, SIZES(irregular)[i]);
 #undef SIZES
 #undef NSIZES
 }
@@ -179,8 +188,11 @@ static const char *variant_name(const suite *s, size_t i)
 }
 
 /* ---- the programs ----
- * Each runs in its own SPMD section: set up, run once to warm caches and
- * buffers, then once traced between bsp_trace_begin and bsp_trace_end. The
+ * Each runs in its own SPMD section: set up, run `loops` times to warm caches
+ * and buffers, then `loops` times traced between bsp_trace_begin and
+ * bsp_trace_end. A family's programs share one loop count, so that each
+ * traced part lasts about TARGET_SECONDS: a program of microseconds timed once
+ * would measure how fast the threads wake rather than the program. The
  * program is handed over in a global (the threads engine shares memory). */
 
 static struct {
@@ -188,16 +200,18 @@ static struct {
     family_kind kind;
     cost_pattern pattern;
     long size;
-    int variant;
+    int variant, loops;
 } job;
 
-/* Runs op(state) twice: warm, then traced. op ends with a sync. */
+/* Runs op(state) loops times, then loops times traced. op ends with a sync. */
 static void warm_then_traced(void (*op)(void *), void *state)
 {
-    op(state);
+    for (int i = 0; i < job.loops; i++)
+        op(state);
     bsp_sync();
     bsp_trace_begin();
-    op(state);
+    for (int i = 0; i < job.loops; i++)
+        op(state);
     bsp_trace_end();
 }
 
@@ -369,10 +383,133 @@ static void run_inprod(void)
     free(st.partial);
 }
 
+/* An unbalanced relation of about v bytes in all, the same on every process:
+ * process 0 sends half of v, spread evenly; every other process sends each of
+ * the others a pseudo-random share of at most v / (P (P - 1)) bytes. The
+ * direct program puts every message in one superstep (variant 0); the
+ * two-phase one (1) balances it as routing through intermediates does: piece
+ * k of every message (its k-th P-th) goes to process k first, which forwards
+ * it in a second superstep. A piece that stays on its process is copied. */
+struct irregular_state {
+    int p;
+    long *b;     /* b[s p + d]: bytes from s to d */
+    long *stage; /* stage[(s p + d) p + k]: piece k of message (s, d) in k's staging buffer */
+    char *src, *dst, *staging;
+};
+
+static long piece_at(long bytes, int p, int k) { return bytes * k / p; }
+static long piece_len(long bytes, int p, int k)
+{
+    return piece_at(bytes, p, k + 1) - piece_at(bytes, p, k);
+}
+
+/* Where message (s, d) starts in s's source and in d's destination buffer. */
+static long src_offset(const struct irregular_state *st, int s, int d)
+{
+    long at = 0;
+    for (int e = 0; e < d; e++)
+        at += st->b[s * st->p + e];
+    return at;
+}
+
+static long dst_offset(const struct irregular_state *st, int s, int d)
+{
+    long at = 0;
+    for (int r = 0; r < s; r++)
+        at += st->b[r * st->p + d];
+    return at;
+}
+
+static void irregular_op(void *state)
+{
+    const struct irregular_state *st = state;
+    int p = st->p, me = bsp_pid();
+    for (int d = 0; d < p; d++) {
+        long bytes = st->b[me * p + d], from = src_offset(st, me, d);
+        if (bytes == 0)
+            continue;
+        if (job.variant == 0) {
+            bsp_put(d, st->src + from, st->dst, (int)dst_offset(st, me, d), (int)bytes);
+            continue;
+        }
+        for (int k = 0; k < p; k++) {
+            long len = piece_len(bytes, p, k), at = st->stage[(me * p + d) * p + k];
+            const char *piece = st->src + from + piece_at(bytes, p, k);
+            if (k == me)
+                memcpy(st->staging + at, piece, (size_t)len);
+            else if (len > 0)
+                bsp_put(k, piece, st->staging, (int)at, (int)len);
+        }
+    }
+    bsp_sync();
+    if (job.variant == 0)
+        return;
+    for (int s = 0; s < p; s++)
+        for (int d = 0; d < p; d++) {
+            long bytes = st->b[s * p + d], len = piece_len(bytes, p, me);
+            const char *piece = st->staging + st->stage[(s * p + d) * p + me];
+            long to = dst_offset(st, s, d) + piece_at(bytes, p, me);
+            if (len > 0 && d == me)
+                memcpy(st->dst + to, piece, (size_t)len);
+            else if (len > 0)
+                bsp_put(d, piece, st->dst, (int)to, (int)len);
+        }
+    bsp_sync();
+}
+
+static void run_irregular(void)
+{
+    int p = bsp_nprocs(), me = bsp_pid();
+    struct irregular_state st = {.p = p};
+    st.b = calloc((size_t)p * (size_t)p, sizeof *st.b);
+    st.stage = calloc((size_t)p * (size_t)p * (size_t)p, sizeof *st.stage);
+    if (!st.b || !st.stage)
+        bsp_abort("portability: out of memory for an irregular relation on %d processes", p);
+    unsigned rnd = 2463534242u; /* xorshift, the same sequence on every process */
+    long most = job.size / ((long)p * (p - 1));
+    for (int s = 0; s < p; s++)
+        for (int d = 0; d < p; d++) {
+            rnd ^= rnd << 13;
+            rnd ^= rnd >> 17;
+            rnd ^= rnd << 5;
+            if (s != d)
+                st.b[s * p + d] = s == 0 ? job.size / (2L * (p - 1)) : (long)(rnd % (most + 1));
+        }
+    long *fill = calloc((size_t)p, sizeof *fill); /* staging bytes per process so far */
+    if (!fill)
+        bsp_abort("portability: out of memory");
+    for (int sd = 0; sd < p * p; sd++)
+        for (int k = 0; k < p; k++) {
+            st.stage[sd * p + k] = fill[k];
+            fill[k] += piece_len(st.b[sd], p, k);
+        }
+    long out = src_offset(&st, me, p), in = dst_offset(&st, p, me);
+    st.src = malloc((size_t)out + 1);
+    st.dst = malloc((size_t)in + 1);
+    st.staging = malloc((size_t)fill[me] + 1);
+    if (!st.src || !st.dst || !st.staging)
+        bsp_abort("portability: out of memory for an irregular relation of %ld bytes", job.size);
+    memset(st.src, me + 1, (size_t)out);
+    bsp_push_reg(st.dst, (int)in);
+    bsp_push_reg(st.staging, (int)fill[me]);
+    bsp_sync();
+    warm_then_traced(irregular_op, &st);
+    bsp_pop_reg(st.staging);
+    bsp_pop_reg(st.dst);
+    bsp_sync();
+    free(fill);
+    free(st.b);
+    free(st.stage);
+    free(st.src);
+    free(st.dst);
+    free(st.staging);
+}
+
 static void suite_spmd(void)
 {
     bsp_begin(job.procs);
-    static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod};
+    static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod,
+                                              run_irregular};
     run[job.kind]();
     bsp_end();
 }
@@ -411,6 +548,7 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
     job.pattern = f->pattern;
     job.size = f->size;
     job.variant = s->variant[i];
+    job.loops = f->loops;
     bsp_init(suite_spmd, 0, NULL);
     suite_spmd();
     cost_trace t;
@@ -440,8 +578,18 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
 static int measure(suite *s, const options *o, const cost_machine *m, const char *machine_name)
 {
     double model_runs[NMODELS][MAX_REPEATS];
+    double target = o->quick ? TARGET_SECONDS / 10 : TARGET_SECONDS;
     for (size_t i = 0; i < s->nprograms; i++) {
-        double model[NMODELS];
+        double model[NMODELS], pilot[PILOTS];
+        family *f = &s->families[s->family_of[i]];
+        if (i == f->first) { /* the loop count, from the median of the first program's pilots */
+            f->loops = 1;
+            for (int r = 0; r < PILOTS; r++)
+                if (run_once(s, i, m, machine_name, &pilot[r], model) != 0)
+                    return 1;
+            double once = median(pilot, PILOTS);
+            f->loops = once > 0 ? (int)fmin(MAX_LOOPS, ceil(target / once)) : 1;
+        }
         for (int r = 0; r < o->repeats; r++) {
             if (run_once(s, i, m, machine_name, &s->real_runs[i][r], model) != 0)
                 return 1;
@@ -453,9 +601,10 @@ static int measure(suite *s, const options *o, const cost_machine *m, const char
         s->real[i] = median(runs, o->repeats);
         for (int k = 0; k < NMODELS; k++)
             s->model[k][i] = median(model_runs[k], o->repeats);
-        fprintf(stderr, "polybsp portability: [%zu/%zu] %s, %s: real %.3e s (BSP %.3e s)\n", i + 1,
-                s->nprograms, s->families[s->family_of[i]].name, variant_name(s, i), s->real[i],
-                s->model[0][i]);
+        fprintf(stderr,
+                "polybsp portability: [%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)\n",
+                i + 1, s->nprograms, f->name, variant_name(s, i), f->loops,
+                f->loops == 1 ? "" : "s", s->real[i], s->model[0][i]);
     }
     for (int k = 0; k < NMODELS; k++)
         cost_portability_estimate(s->model[k], s->real, s->start, s->nfamilies, &s->est[k]);
@@ -500,9 +649,9 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
             printf("note        %s n/a for some programs (their families are not counted), "
                    "first: %s\n",
                    models[k].label, s->unavailable[k]);
-    printf("\ntimes in seconds; * marks the fastest program of a family (REAL) and each "
-           "model's choice\n\n");
-    printf("%-20s %-16s %11s", "family", "program", "REAL");
+    printf("\ntimes in seconds of `loops` executions of the program; * marks the fastest "
+           "program of a\nfamily (REAL) and each model's choice\n\n");
+    printf("%-20s %5s %-16s %11s", "family", "loops", "program", "REAL");
     for (int k = 0; k < NMODELS; k++)
         printf(" %11s", models[k].label);
     printf("\n");
@@ -512,8 +661,11 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
             if (s->real[i] < s->real[best])
                 best = i;
         for (size_t i = s->start[f]; i < s->start[f + 1]; i++) {
-            printf("%-20s %-16s %10.3e%s", i == s->start[f] ? s->families[f].name : "",
-                   variant_name(s, i), s->real[i], i == best ? "*" : " ");
+            if (i == s->start[f])
+                printf("%-20s %5d", s->families[f].name, s->families[f].loops);
+            else
+                printf("%-26s", "");
+            printf(" %-16s %10.3e%s", variant_name(s, i), s->real[i], i == best ? "*" : " ");
             for (int k = 0; k < NMODELS; k++) {
                 if (isnan(s->model[k][i])) {
                     printf(" %11s", "n/a");
@@ -600,8 +752,10 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
     fprintf(f, "},\n  \"families\": [");
     for (size_t fam = 0; fam < s->nfamilies; fam++) {
         const family *F = &s->families[fam];
-        fprintf(f, "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"size\": %ld, \"programs\": [",
-                fam ? "," : "", F->name, kinds[F->kind].name, F->size);
+        fprintf(f,
+                "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"size\": %ld, \"loops\": %d, "
+                "\"programs\": [",
+                fam ? "," : "", F->name, kinds[F->kind].name, F->size, F->loops);
         for (size_t i = s->start[fam]; i < s->start[fam + 1]; i++) {
             fprintf(f, "%s\n      {\"variant\": \"%s\", \"real\": ", i > s->start[fam] ? "," : "",
                     variant_name(s, i));
@@ -747,8 +901,8 @@ static int quick_probe(const options *o, const char *path)
     memcpy(po.sizes, sizes, po.nsizes * sizeof *sizes);
     fprintf(stderr,
             "polybsp portability: no --machine: calibrating first (a short probe at P = %d, "
-            "about %s s; `polybsp probe` makes a file to reuse)\n",
-            o->procs, o->quick ? "a few" : "10");
+            "about %d s; `polybsp probe` makes a file to reuse)\n",
+            o->procs, o->quick ? 2 : 10);
     FILE *quiet = fopen("/dev/null", "w");
     if (!quiet) {
         fprintf(stderr, "polybsp: portability: /dev/null: %s\n", strerror(errno));
@@ -767,7 +921,7 @@ static int quick_probe(const options *o, const char *path)
 
 int cmd_portability(int argc, char **argv)
 {
-    options o = {.procs = 2, .repeats = 5};
+    options o = {.procs = 2, .repeats = 11};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
