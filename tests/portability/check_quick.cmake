@@ -24,15 +24,16 @@ if(err OR NOT format STREQUAL "polybsp-portability")
 endif()
 
 # The quick suite: FFT at 2 sizes, broadcast at 2, the five patterns at 2, the
-# inner product at 1; with 2, 4, 4 and 3 programs.
+# inner product at 1, the irregular relation at 1; with 2, 4, 4, 3 and 2 programs.
 set(expect_fft 2)
 set(expect_bcast 4)
 set(expect_pattern 4)
 set(expect_inprod 3)
+set(expect_irregular 2)
 set(families "")
 string(JSON nfam LENGTH "${json}" families)
-if(NOT nfam EQUAL 15)
-  message(FATAL_ERROR "${nfam} families, expected 15")
+if(NOT nfam EQUAL 16)
+  message(FATAL_ERROR "${nfam} families, expected 16")
 endif()
 set(nprograms 0)
 math(EXPR last "${nfam} - 1")
