@@ -712,14 +712,22 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
            "the model's\nchoice over the fastest's. docs/models.md explains.\n");
 }
 
+/* `, "key": "family: variant"` of program i, or null. */
 static void json_program(FILE *f, const char *key, const suite *s, long i)
 {
     char buf[128];
-    fprintf(f, "\"%s\": ", key);
+    fprintf(f, ", \"%s\": ", key);
     if (i < 0)
         fprintf(f, "null");
     else
         cost_jput_str(f, program_name(s, i, buf, sizeof buf), sizeof buf);
+}
+
+/* `, "key": number` (null when not finite). */
+static void json_number(FILE *f, const char *key, double v)
+{
+    fprintf(f, ", \"%s\": ", key);
+    cost_jput_num(f, v);
 }
 
 static void print_json(FILE *f, const suite *s, const options *o, const cost_machine *m,
@@ -757,13 +765,11 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
                 "\"programs\": [",
                 fam ? "," : "", F->name, kinds[F->kind].name, F->size, F->loops);
         for (size_t i = s->start[fam]; i < s->start[fam + 1]; i++) {
-            fprintf(f, "%s\n      {\"variant\": \"%s\", \"real\": ", i > s->start[fam] ? "," : "",
+            fprintf(f, "%s\n      {\"variant\": \"%s\"", i > s->start[fam] ? "," : "",
                     variant_name(s, i));
-            cost_jput_num(f, s->real[i]);
-            for (int k = 0; k < NMODELS; k++) {
-                fprintf(f, ", \"%s\": ", cost_model_name(models[k].kind));
-                cost_jput_num(f, s->model[k][i]);
-            }
+            json_number(f, "real", s->real[i]);
+            for (int k = 0; k < NMODELS; k++)
+                json_number(f, cost_model_name(models[k].kind), s->model[k][i]);
             fprintf(f, ", \"real_runs\": [");
             for (int r = 0; r < o->repeats; r++) {
                 fprintf(f, "%s", r ? ", " : "");
@@ -778,30 +784,20 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
         const cost_portability *e = &s->est[k];
         fprintf(f, "%s\n    \"%s\": {\"families\": %zu, \"programs\": %zu, \"picked\": %zu",
                 k ? "," : "", cost_model_name(models[k].kind), e->families, e->programs, e->picked);
-        fprintf(f, ", \"loss\": ");
-        cost_jput_num(f, e->loss);
+        json_number(f, "loss", e->loss);
         fprintf(f, ", \"loss_family\": ");
         if (e->loss_family < 0)
             fprintf(f, "null");
         else
             fprintf(f, "\"%s\"", s->families[e->loss_family].name);
-        fprintf(f, ",\n      \"eta_within\": ");
-        cost_jput_num(f, e->eta_within);
-        fprintf(f, ", ");
+        json_number(f, "eta_within", e->eta_within);
         json_program(f, "eta_within_i", s, e->eta_i);
-        fprintf(f, ", ");
         json_program(f, "eta_within_j", s, e->eta_j);
-        fprintf(f, ",\n      \"eta\": ");
-        cost_jput_num(f, e->eta);
-        fprintf(f, ", ");
+        json_number(f, "eta", e->eta);
         json_program(f, "eta_pi1", s, e->eta_p1);
-        fprintf(f, ", ");
         json_program(f, "eta_pi2", s, e->eta_p2);
-        fprintf(f, ",\n      \"delta\": ");
-        cost_jput_num(f, e->delta);
-        fprintf(f, ", ");
+        json_number(f, "delta", e->delta);
         json_program(f, "delta_max", s, e->delta_max);
-        fprintf(f, ", ");
         json_program(f, "delta_min", s, e->delta_min);
         fprintf(f, "}");
     }
@@ -809,22 +805,6 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
 }
 
 /* ---- the command ---- */
-
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return NULL;
-    if (argv[*i][len] == '=' && name[1] == '-')
-        return argv[*i] + len + 1;
-    if (argv[*i][len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
 
 static int parse_int(const char *text, long least, long most, int *out)
 {
@@ -849,24 +829,24 @@ static int parse_args(int argc, char **argv, options *o)
             return -1;
         } else if (strcmp(arg, "--quick") == 0) {
             o->quick = 1;
-        } else if ((v = option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
             o->machine = v;
-        } else if ((v = option_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = option_value(argc, argv, &i, "--output", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
             o->output = v;
-        } else if ((v = option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-                   (v = option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
+                   (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
             if (parse_int(v, 2, 64, &o->procs) != 0 || !fft_is_pow2(o->procs))
                 return tool_usage_error("portability: invalid number of processes '%s' (expected "
                                         "a power of two from 2 to 64)",
                                         v);
-        } else if ((v = option_value(argc, argv, &i, "--repeats", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--repeats", &missing)) != NULL) {
             if (parse_int(v, 1, MAX_REPEATS, &o->repeats) != 0)
                 return tool_usage_error(
                     "portability: invalid repeats '%s' (expected an integer from 1 to %d)", v,
                     MAX_REPEATS);
             repeats_given = 1;
-        } else if ((v = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "table") != 0 && strcmp(v, "json") != 0)
                 return tool_usage_error("portability: unknown format '%s' (expected table or json)",
                                         v);

@@ -31,6 +31,22 @@ bool tool_is_help(const char *arg)
     return strcmp(arg, "help") == 0 || strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
+const char *tool_option_value(int argc, char **argv, int *i, const char *name, int *missing)
+{
+    size_t len = strlen(name);
+    if (strncmp(argv[*i], name, len) != 0)
+        return NULL;
+    if (argv[*i][len] == '=' && name[1] == '-')
+        return argv[*i] + len + 1;
+    if (argv[*i][len] != '\0')
+        return NULL;
+    if (*i + 1 >= argc) {
+        *missing = 1;
+        return NULL;
+    }
+    return argv[++*i];
+}
+
 bool tool_engine_available(const char *name)
 {
     for (const char *const *e = tool_engines; *e != NULL; e++) {

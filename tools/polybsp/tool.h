@@ -25,6 +25,11 @@ int tool_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2
 /* True for the arguments that ask for help: `help`, `--help`, `-h`. */
 bool tool_is_help(const char *arg);
 
+/* The value of option `name` at argv[*i], given as "NAME VALUE" or, for a long
+ * option (--name), "NAME=VALUE"; advances *i past it. NULL when argv[*i] is
+ * another option; *missing is set when it is this one without its value. */
+const char *tool_option_value(int argc, char **argv, int *i, const char *name, int *missing);
+
 /* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
 
