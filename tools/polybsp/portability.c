@@ -34,6 +34,7 @@
 #include <polybsp.h>
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -267,6 +268,10 @@ static void run_bcast(void)
     for (long i = 0; i < job.size; i++)
         buf[i] = (unsigned char)(bsp_pid() == 0 ? i : 0);
     warm_then_traced(bcast_op, buf);
+    for (long i = 0; i < job.size; i++)
+        if (buf[i] != (unsigned char)i)
+            bsp_abort("portability: broadcast %s delivered a wrong byte %ld",
+                      variants_bcast[job.variant], i);
     free(buf);
 }
 
@@ -360,7 +365,8 @@ static void inprod_op(void *state)
             for (int t = 1; t < p; t++)
                 bsp_put(t, &st->alpha, st->partial, 0, sizeof st->alpha);
         bsp_sync();
-        st->alpha = st->partial[0];
+        if (s != 0)
+            st->alpha = st->partial[0];
     }
 }
 
@@ -377,6 +383,12 @@ static void run_inprod(void)
     bsp_push_reg(st.partial, p * (int)sizeof *st.partial);
     bsp_sync();
     warm_then_traced(inprod_op, &st);
+    /* Every program of the family computes the same x.x = n(n+1)(2n+1)/6, exact
+     * to within n roundings. */
+    double n = (double)job.size, exact = n * (n + 1) * (2 * n + 1) / 6;
+    if (!(fabs(st.alpha - exact) <= n * DBL_EPSILON * exact))
+        bsp_abort("portability: inner product %s computed %.17g, not %.17g",
+                  variants_inprod[job.variant], st.alpha, exact);
     bsp_pop_reg(st.partial);
     bsp_sync();
     free(st.x);
@@ -494,6 +506,11 @@ static void run_irregular(void)
     bsp_push_reg(st.staging, (int)fill[me]);
     bsp_sync();
     warm_then_traced(irregular_op, &st);
+    for (int from = 0; from < p; from++) /* what s sends is bytes of value s + 1 */
+        for (long k = 0; k < st.b[from * p + me]; k++)
+            if (st.dst[dst_offset(&st, from, me) + k] != (char)(from + 1))
+                bsp_abort("portability: irregular %s delivered a wrong byte from %d",
+                          variants_irregular[job.variant], from);
     bsp_pop_reg(st.staging);
     bsp_pop_reg(st.dst);
     bsp_sync();
