@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# model_errors.sh — how close each cost model's total comes to the real time, for
+# every example but hello (it has no superstep) and for the Exchange, PingPong
+# and irregular patterns (issue 10, item 6): per program and P, the median REAL over the repeats, plain BSP's
+# ERROR and the best model's (the smallest |ERROR|), as a Markdown table, with
+# ERROR = 100 (REAL - MODEL) / REAL of `polybsp predict` (work = measured w).
+#
+# Usage: bench/model_errors.sh BUILD_DIR [MACHINE_FILE]
+# Environment:
+#   PROCS    the numbers of processes, e.g. "2 4" (default: 2)
+#   REPEATS  traced runs per program and P; each ERROR is the median (default 5)
+# Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
+# the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
+# and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
+set -u
+
+if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
+  echo "usage: $0 BUILD_DIR [MACHINE_FILE]   (a built polybsp build directory)" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+polybsp="$build/tools/polybsp/polybsp"
+ex="$build/examples"
+procs="${PROCS:-2}"
+repeats="${REPEATS:-5}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+if [ $# -eq 2 ]; then
+  machine=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
+else
+  machine="$work/machine.json"
+  list=$(echo "$procs" | tr ' ' ',')
+  echo "model_errors: polybsp probe -p $list ..." >&2
+  "$polybsp" probe -p "$list" -o "$machine" >/dev/null 2>&1 || { echo "model_errors: probe failed" >&2; exit 1; }
+fi
+
+# name|command: the command runs in $work with POLYBSP_NPROCS=P and writes
+# $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT traces one
+# transform with --trace). hello has no superstep to predict.
+programs=(
+  "inprod 10^6|POLYBSP_TRACE=polybsp-trace.jsonl $ex/inprod 1000000"
+  "irregular 40 rounds|POLYBSP_TRACE=polybsp-trace.jsonl $ex/irregular 40"
+  "fft dc 2^18|$ex/fft/fft --algo dc -n 2^18 --trace"
+  "fft four-step 2^18|$ex/fft/fft --algo bsp -n 2^18 --trace"
+  "exchange h=6720|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns exchange 6720 50"
+  "exchange h=430080|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns exchange 430080 20"
+  "pingpong h=6720|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns pingpong 6720 50"
+  "pingpong h=430080|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns pingpong 430080 20"
+)
+
+echo "machine: $machine; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
+echo
+echo "| program | P | REAL (s) | BSP ERROR % | best model | its ERROR % |"
+echo "|---|---|---|---|---|---|"
+status=0
+for P in $procs; do
+  for entry in "${programs[@]}"; do
+    name=${entry%%|*}
+    cmd=${entry#*|}
+    : >"$work/totals.csv"
+    for ((r = 0; r < repeats; r++)); do
+      rm -f "$work/polybsp-trace.jsonl"
+      if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
+        echo "model_errors: $name at P = $P failed" >&2
+        status=1
+        continue 2
+      fi
+      # The header, then the total row, of predict's CSV.
+      if ! "$polybsp" predict --machine "$machine" --format csv "$work/polybsp-trace.jsonl" \
+          >"$work/predict.csv" 2>"$work/predict.err"; then
+        echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
+        status=1
+        continue 2
+      fi
+      [ -s "$work/totals.csv" ] || head -1 "$work/predict.csv" >"$work/totals.csv"
+      tail -1 "$work/predict.csv" >>"$work/totals.csv"
+    done
+    # Median of each column over the repeats; then BSP's ERROR and the best one.
+    awk -F, -v name="$name" -v P="$P" '
+      function median(col,   n, i, v, s, t) {
+        n = 0
+        for (i = 2; i <= NR; i++) if (cell[i, col] != "" && cell[i, col] != "n/a") v[++n] = cell[i, col] + 0
+        if (n == 0) return "n/a"
+        for (s = 2; s <= n; s++) for (t = s; t > 1 && v[t - 1] > v[t]; t--) { x = v[t]; v[t] = v[t - 1]; v[t - 1] = x }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+      }
+      { for (c = 1; c <= NF; c++) cell[NR, c] = $c; if (NR == 1) for (c = 1; c <= NF; c++) head[c] = $c }
+      END {
+        real = median(2); bsp = "n/a"; best = ""; besterr = "n/a"
+        for (c = 3; c <= NF; c++) {
+          if (head[c] !~ /_error$/) continue
+          e = median(c); model = substr(head[c], 1, length(head[c]) - 6)
+          if (model == "bsp") bsp = e
+          if (e != "n/a" && (besterr == "n/a" || (e < 0 ? -e : e) < (besterr < 0 ? -besterr : besterr))) { besterr = e; best = model }
+        }
+        printf "| %s | %s | %.4g | %s | %s | %s |\n", name, P, real,
+               bsp == "n/a" ? "n/a" : sprintf("%.1f", bsp), best == "" ? "-" : best,
+               besterr == "n/a" ? "n/a" : sprintf("%.1f", besterr)
+      }' "$work/totals.csv"
+  done
+done
+exit $status
