@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # model_errors.sh — how close each cost model's total comes to the real time, for
 # every example but hello (it has no superstep) and for the Exchange, PingPong
-# and irregular patterns (issue 10, item 6): per program and P, the median REAL over the repeats, plain BSP's
-# ERROR and the best model's (the smallest |ERROR|), as a Markdown table, with
-# ERROR = 100 (REAL - MODEL) / REAL of `polybsp predict` (work = measured w).
+# and irregular patterns (issue 10, item 6): per program and P, the median REAL
+# over the repeats, plain BSP's ERROR and the best model's (the smallest
+# |ERROR|), as a Markdown table, with ERROR = 100 (REAL - MODEL) / REAL of
+# `polybsp predict` (work = measured w).
 #
 # Usage: bench/model_errors.sh BUILD_DIR [MACHINE_FILE]
 # Environment:
