@@ -4,8 +4,12 @@
 # programs, a real time and an entry (number or null) per model for each, and a
 # summary per model whose estimates, where defined, obey eta, eta_within <= delta
 # (inequality (3) of paper 002) and are at least 1. No timing is checked.
-# Run with -DTOOL=<polybsp> -DMACHINE=<machine file> -DOUT=<json path> -P.
-execute_process(COMMAND ${TOOL} portability --quick --machine ${MACHINE} -o ${OUT}
+# Run with -DTOOL=<polybsp> -DMACHINE=<machine file> -DOUT=<json path>
+# [-DENGINE=<engine>] -P.
+if(NOT DEFINED ENGINE)
+  set(ENGINE threads)
+endif()
+execute_process(COMMAND ${TOOL} portability --quick --engine ${ENGINE} --machine ${MACHINE} -o ${OUT}
   OUTPUT_VARIABLE table ERROR_VARIABLE progress RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "polybsp portability exited with ${status}:\n${progress}")
@@ -21,6 +25,10 @@ file(READ ${OUT} json)
 string(JSON format ERROR_VARIABLE err GET "${json}" format)
 if(err OR NOT format STREQUAL "polybsp-portability")
   message(FATAL_ERROR "not a portability JSON (${err}):\n${json}")
+endif()
+string(JSON engine GET "${json}" engine)
+if(NOT engine STREQUAL ENGINE)
+  message(FATAL_ERROR "engine '${engine}', expected '${ENGINE}'")
 endif()
 
 # The quick suite: FFT at 2 sizes, broadcast at 2, the five patterns at 2, the

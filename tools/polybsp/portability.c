@@ -3,8 +3,8 @@
  *
  * Contract: runs a built-in suite of families of ρ-equivalent programs (each
  * family one problem, its programs alternative ways to solve it) on P processes
- * of the threads engine. Each program runs --repeats times, each time in its
- * own SPMD section with a warm-up and then one traced execution; every trace
+ * of this program's engine. Each program runs --repeats times, each time in its
+ * own SPMD section: `loops` executions to warm up, then `loops` traced; every trace
  * gives REAL (cost_predict COST_REAL) and each model's prediction (cost_predict
  * on the machine file), and the medians over the repeats are the program's
  * T' and T. cost_portability_estimate then gives per model η̂ (within families
@@ -13,7 +13,10 @@
  * on stderr. Without --machine, a short probe at P calibrates first (said on
  * stderr). Bad usage or an unreadable machine file: one line, status 2; a run
  * that fails: one line, status 1. Traces (and the probe's machine file) go to a
- * temporary directory, removed at the end.
+ * temporary directory, removed at the end. The same file makes
+ * polybsp-portability-mpi (portability_mpi.c), this command on the MPI engine,
+ * which `--engine mpi` starts under mpiexec on P ranks once the options are
+ * checked; there rank 0 runs the command and hands each program to the others.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "tool.h"
@@ -45,18 +48,19 @@
 
 const char cmd_portability_help[] =
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
-    "                           [--format table|json] [-o FILE]\n"
+    "                           [--engine ENGINE] [--format table|json] [-o FILE]\n"
     "\n"
     "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
     "equivalent programs (the same problem solved in different ways: FFT divide and\n"
     "conquer or four-step; broadcast DIRECT, BINOMIAL, TWOPHASE or ROOTP; each of the\n"
     "five h-relation patterns in one superstep, with bsp_hpput, in 8 pieces or in two\n"
     "supersteps; the inner product's sum all-to-all, gathered and broadcast, or with\n"
-    "bsp_allreduce), traces each program, predicts it with every model and compares\n"
-    "with its real time. Per model it prints paper 002's inverse effectiveness eta\n"
-    "(formula 1, and within families) with the pair of programs that attains it, the\n"
-    "distance delta, how often the model picked the fastest program of a family and\n"
-    "how much slower its choice can be.\n"
+    "bsp_allreduce; an unbalanced relation direct or in two balanced phases), traces\n"
+    "each program, predicts it with every model and compares with its real time.\n"
+    "Per model it prints paper 002's inverse effectiveness eta (formula 1, and\n"
+    "within families) with the pair of programs that attains it, the distance\n"
+    "delta, how often the model picked the fastest program of a family and how much\n"
+    "slower its choice can be.\n"
     "\n"
     "options:\n"
     "  --machine FILE     the machine file of `polybsp probe` (default: a short probe\n"
@@ -65,6 +69,9 @@ const char cmd_portability_help[] =
     "  --repeats R        runs of every program, medians taken (default 11, at most\n"
     "                     1000)\n"
     "  --quick            small sizes, 3 repeats, a tiny probe: for tests\n"
+    "  --engine ENGINE    threads (the default), or mpi when built with MPI: runs\n"
+    "                     polybsp-portability-mpi under mpiexec on P ranks; needs\n"
+    "                     --machine (from `polybsp probe --engine mpi`)\n"
     "  --format FORMAT    table (default) or json on stdout\n"
     "  -o, --output FILE  also write the JSON to FILE\n"
     "  -h, --help         show this help\n"
@@ -196,7 +203,7 @@ static const char *variant_name(const suite *s, size_t i)
  * would measure how fast the threads wake rather than the program. The
  * program is handed over in a global (the threads engine shares memory). */
 
-static struct {
+static struct job {
     int procs;
     family_kind kind;
     cost_pattern pattern;
@@ -522,9 +529,26 @@ static void run_irregular(void)
     free(st.staging);
 }
 
-static void suite_spmd(void)
+/* On the MPI engine only rank 0 runs the command (polybsp-portability-mpi): it
+ * hands the program to the other processes, which have their own memory. */
+static void share_job(void)
+{
+    struct job mine = job;
+    bsp_push_reg(&mine, sizeof mine);
+    bsp_sync();
+    if (bsp_pid() == 0)
+        for (int t = 1; t < bsp_nprocs(); t++)
+            bsp_put(t, &job, &mine, 0, sizeof mine);
+    bsp_sync();
+    bsp_pop_reg(&mine);
+    job = mine;
+}
+
+void portability_spmd(void)
 {
     bsp_begin(job.procs);
+    if (strcmp(bsp_engine_name(), "mpi") == 0)
+        share_job();
     static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod,
                                               run_irregular};
     run[job.kind]();
@@ -535,6 +559,7 @@ static void suite_spmd(void)
 
 typedef struct options {
     const char *machine, *output;
+    const char *engine;
     int procs, repeats, quick, json;
 } options;
 
@@ -566,8 +591,8 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
     job.size = f->size;
     job.variant = s->variant[i];
     job.loops = f->loops;
-    bsp_init(suite_spmd, 0, NULL);
-    suite_spmd();
+    bsp_init(portability_spmd, 0, NULL);
+    portability_spmd();
     cost_trace t;
     char err[4096 + 512];
     if (cost_trace_read("polybsp-trace.jsonl", &t, err, sizeof err) != 0) {
@@ -657,10 +682,12 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
     for (size_t i = 0; i < m->nprocs; i++)
         printf("%s %d", i ? "," : "", m->procs[i]);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    printf("\nrun         P = %d%s, engine threads, %d repeat%s per program, medians; work = "
+    printf("\nrun         P = %d%s, engine %s, %d repeat%s per program, medians; work = "
            "measured w\n",
-           o->procs, o->procs > cores ? " (oversubscribed)" : "", o->repeats,
+           o->procs, o->procs > cores ? " (oversubscribed)" : "", o->engine, o->repeats,
            o->repeats == 1 ? "" : "s");
+    if (strcmp(m->engine, o->engine) != 0)
+        printf("note        the machine file was calibrated on engine %s\n", m->engine);
     for (int k = 0; k < NMODELS; k++)
         if (s->unavailable[k][0])
             printf("note        %s n/a for some programs (their families are not counted), "
@@ -751,7 +778,7 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
                        const char *machine_name, const char *date)
 {
     fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
-    fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"threads\",\n  \"procs\": %d,\n", date,
+    fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"%s\",\n  \"procs\": %d,\n", date, o->engine,
             o->procs);
     fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"machine\": ", o->repeats,
             o->quick ? "true" : "false");
@@ -863,6 +890,11 @@ static int parse_args(int argc, char **argv, options *o)
                     "portability: invalid repeats '%s' (expected an integer from 1 to %d)", v,
                     MAX_REPEATS);
             repeats_given = 1;
+        } else if ((v = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
+            if (!tool_engine_available(v))
+                return tool_usage_error("portability: engine '%s' is not available (available: %s)",
+                                        v, tool_engine_list());
+            o->engine = v;
         } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "table") != 0 && strcmp(v, "json") != 0)
                 return tool_usage_error("portability: unknown format '%s' (expected table or json)",
@@ -880,6 +912,13 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!repeats_given && o->quick)
         o->repeats = 3;
+    if (strcmp(o->engine, "mpi") == 0 && !o->machine)
+        return tool_usage_error("portability: --engine mpi needs --machine FILE (made by "
+                                "'polybsp probe --engine mpi')");
+    if (strcmp(o->engine, bsp_engine_name()) != 0 && strcmp(o->engine, "mpi") != 0)
+        return tool_usage_error("portability: this is the MPI engine's portability; run "
+                                "'polybsp portability' for engine '%s'",
+                                o->engine);
     return 0;
 }
 
@@ -918,10 +957,12 @@ static int quick_probe(const options *o, const char *path)
 
 int cmd_portability(int argc, char **argv)
 {
-    options o = {.procs = 2, .repeats = 11};
+    options o = {.procs = 2, .repeats = 11, .engine = bsp_engine_name()};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
+    if (strcmp(o.engine, bsp_engine_name()) != 0) /* --engine mpi from the threads tool */
+        return tool_exec_sibling("portability", "polybsp-portability-mpi", o.procs, argc, argv);
 
     char err[4096 + 512];
     cost_machine m;

@@ -2,6 +2,7 @@
 #include "tool.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,4 +108,24 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     return tool_usage_error("%s: engine 'mpi' is not available (available: %s)", cmd,
                             tool_engine_list());
 #endif
+}
+
+int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, char **argv)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash || (size_t)(slash + 1 - self) + strlen(sibling) >= sizeof self)
+        return tool_usage_error("%s: cannot find %s: %s", cmd, sibling,
+                                n <= 0 ? strerror(errno) : "path too long");
+    strcpy(slash + 1, sibling);
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args)
+        return tool_usage_error("%s: out of memory", cmd);
+    args[0] = self;
+    memcpy(args + 1, argv + 1, (size_t)(argc - 1) * sizeof *args);
+    int status = tool_exec_mpi(cmd, np, args);
+    free(args);
+    return status;
 }

@@ -46,4 +46,12 @@ const char *tool_engine_list(void);
  * was built without MPI. */
 int tool_exec_mpi(const char *cmd, long np, char *const *argv);
 
+/* The same for `sibling`, the program of that name beside this one, with
+ * argv[1 .. argc) as its arguments (argv[0] is the subcommand's name). */
+int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, char **argv);
+
+/* The SPMD function of `polybsp portability`'s programs: polybsp-portability-mpi
+ * passes it to bsp_init so that its ranks beyond 0 serve them. */
+void portability_spmd(void);
+
 #endif /* POLYBSP_TOOL_H */
