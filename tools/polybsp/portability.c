@@ -169,14 +169,19 @@ static void add_family(suite *s, family_kind kind, cost_pattern pattern, long si
     s->start[++s->nfamilies] = s->nprograms;
 }
 
-static void build_suite(suite *s, int quick)
+/* The suite at P processes; an FFT size that one of the two FFTs cannot do at P
+ * (the four-step one needs P^2 to divide n) is left out. */
+static void build_suite(suite *s, int quick, int procs)
 {
+    char why[128];
 #define SIZES(name) (quick ? quick_##name : sizes_##name)
 #define NSIZES(name)                                                                               \
     (quick ? sizeof quick_##name / sizeof(long) : sizeof sizes_##name / sizeof(long))
     s->start[0] = 0;
     for (size_t i = 0; i < NSIZES(fft); i++)
-        add_family(s, FAM_FFT, 0, SIZES(fft)[i]);
+        if (fft_dc_supported(SIZES(fft)[i], procs, why, sizeof why) &&
+            fft_bsp_supported(SIZES(fft)[i], procs, why, sizeof why))
+            add_family(s, FAM_FFT, 0, SIZES(fft)[i]);
     for (size_t i = 0; i < NSIZES(bcast); i++)
         add_family(s, FAM_BCAST, 0, SIZES(bcast)[i]);
     for (int p = 0; p < COST_NPATTERNS; p++)
@@ -570,7 +575,7 @@ static int compare_doubles(const void *a, const void *b)
 }
 
 /* The median of v[0..n) (NaN when one of them is: a model that could not
- * predict one run has no median); v is sorted. */
+ * predict one run has no median); sorts v. */
 static double median(double *v, int n)
 {
     for (int i = 0; i < n; i++)
@@ -1002,7 +1007,7 @@ int cmd_portability(int argc, char **argv)
         rc = 1;
     }
     if (rc == 0) {
-        build_suite(s, o.quick);
+        build_suite(s, o.quick, o.procs);
         job.procs = o.procs;
         rc = measure(s, &o, &m, machine_name);
     }
