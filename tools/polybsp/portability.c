@@ -698,6 +698,20 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
             printf("note        %s n/a for some programs (their families are not counted), "
                    "first: %s\n",
                    models[k].label, s->unavailable[k]);
+    for (int k = 0; k < NMODELS; k++) {
+        size_t n = 0, first = 0;
+        for (size_t i = s->nprograms; i-- > 0;)
+            if (s->model[k][i] <= 0) {
+                n++;
+                first = i;
+            }
+        char name[128];
+        if (n > 0)
+            printf("note        %s predicts 0 s or less for %zu program%s (their families are not "
+                   "counted), first: %s\n",
+                   models[k].label, n, n == 1 ? "" : "s",
+                   program_name(s, (long)first, name, sizeof name));
+    }
     printf("\ntimes in seconds of `loops` executions of the program; * marks the fastest "
            "program of a\nfamily (REAL) and each model's choice\n\n");
     printf("%-20s %5s %-16s %11s", "family", "loops", "program", "REAL");
