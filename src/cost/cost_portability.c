@@ -26,8 +26,7 @@ long cost_portability_choice(const double *model, const size_t *start, size_t f)
     return best;
 }
 
-/* The program of the smallest T' in family f (the first of equals). */
-static size_t fastest(const double *real, const size_t *start, size_t f)
+size_t cost_portability_fastest(const double *real, const size_t *start, size_t f)
 {
     size_t best = start[f];
     for (size_t i = start[f] + 1; i < start[f + 1]; i++)
@@ -79,7 +78,7 @@ void cost_portability_estimate(const double *model, const double *real, const si
         }
 
         long choice = cost_portability_choice(model, start, f);
-        size_t best = fastest(real, start, f);
+        size_t best = cost_portability_fastest(real, start, f);
         double r = real[best] / model[choice];
         if (out->families == 0 || r < r_min) {
             r_min = r;

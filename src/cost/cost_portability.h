@@ -71,4 +71,7 @@ void cost_portability_estimate(const double *model, const double *real, const si
  * time; -1 when a variant has no finite positive prediction. */
 long cost_portability_choice(const double *model, const size_t *start, size_t f);
 
+/* The program of family f with the smallest measured time (the first of equals). */
+size_t cost_portability_fastest(const double *real, const size_t *start, size_t f);
+
 #endif

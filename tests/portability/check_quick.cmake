@@ -1,9 +1,10 @@
 # check_quick.cmake — `polybsp portability --quick` end to end: status 0, a
 # progress line per program on stderr, the table's summary row of every model on
 # stdout, and in the JSON of -o every family of the quick suite with all its
-# programs, a real time and an entry (number or null) per model for each, and a
-# summary per model whose estimates, where defined, obey eta, eta_within <= delta
-# (inequality (3) of paper 002) and are at least 1. No timing is checked.
+# programs, a real time and an entry (number or null) per model for each, the
+# fastest and each model's choice, and a summary per model whose estimates,
+# where defined, obey eta, eta_within <= delta (inequality (3) of paper 002) and
+# are at least 1. No timing is checked.
 # Run with -DTOOL=<polybsp> -DMACHINE=<machine file> -DOUT=<json path>
 # [-DENGINE=<engine>] -P.
 if(NOT DEFINED ENGINE)
@@ -57,6 +58,13 @@ foreach(f RANGE ${last})
   if(at LESS 0)
     message(FATAL_ERROR "family '${name}' is not in the table")
   endif()
+  string(JSON fastest GET "${json}" families ${f} fastest)
+  foreach(m IN LISTS models)
+    string(JSON type TYPE "${json}" families ${f} choice ${m})
+    if(NOT type MATCHES "^(STRING|NULL)$")
+      message(FATAL_ERROR "family '${name}': choice of ${m} is ${type}")
+    endif()
+  endforeach()
   math(EXPR plast "${n} - 1")
   foreach(i RANGE ${plast})
     math(EXPR nprograms "${nprograms} + 1")

@@ -608,8 +608,8 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
     *real = cost_predict(COST_REAL, &t, m, 0, NULL);
     for (int k = 0; k < NMODELS; k++) {
         char why[512];
-        if (cost_model_check(models[k].kind, &t, m, "the trace", machine_name, why, sizeof why) !=
-            0) {
+        if (cost_model_check(models[k].kind, &t, m, 0, "the trace", machine_name, why,
+                             sizeof why) != 0) {
             model[k] = NAN;
             if (!s->unavailable[k][0])
                 snprintf(s->unavailable[k], sizeof s->unavailable[k], "%s %s: %s", f->name,
@@ -719,10 +719,7 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
         printf(" %11s", models[k].label);
     printf("\n");
     for (size_t f = 0; f < s->nfamilies; f++) {
-        size_t best = s->start[f];
-        for (size_t i = s->start[f]; i < s->start[f + 1]; i++)
-            if (s->real[i] < s->real[best])
-                best = i;
+        size_t best = cost_portability_fastest(s->real, s->start, f);
         for (size_t i = s->start[f]; i < s->start[f + 1]; i++) {
             if (i == s->start[f])
                 printf("%-20s %5d", s->families[f].name, s->families[f].loops);
@@ -840,7 +837,18 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
             }
             fprintf(f, "]}");
         }
-        fprintf(f, "]}");
+        /* The fastest program and each model's choice, by variant name. */
+        fprintf(f, "],\n     \"fastest\": \"%s\", \"choice\": {",
+                variant_name(s, cost_portability_fastest(s->real, s->start, fam)));
+        for (int k = 0; k < NMODELS; k++) {
+            long choice = cost_portability_choice(s->model[k], s->start, fam);
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(models[k].kind));
+            if (choice < 0)
+                fprintf(f, "null");
+            else
+                fprintf(f, "\"%s\"", variant_name(s, (size_t)choice));
+        }
+        fprintf(f, "}}");
     }
     fprintf(f, "\n  ],\n  \"summary\": {");
     for (int k = 0; k < NMODELS; k++) {
