@@ -26,12 +26,9 @@
 #include "cost/cost_model.h"
 #include "cost/cost_portability.h"
 #include "cost/cost_trace.h"
-#include "fft_bsp.h"
-#include "fft_dc.h"
-#include "fft_util.h"
+#include "portability_suite.h"
 #include "probe/probe.h"
 #include "probe/probe_measure.h"
-#include "probe/probe_pattern.h"
 
 #include <bsp.h>
 #include <polybsp.h>
@@ -79,51 +76,12 @@ const char cmd_portability_help[] =
     "docs/models.md (\"Which model to trust\") explains the measures; docs/tool.md the\n"
     "output. Bad usage exits with status 2.\n";
 
-/* ---- the suite ---- */
-
-typedef enum { FAM_FFT, FAM_BCAST, FAM_PATTERN, FAM_INPROD, FAM_IRREGULAR, NKINDS } family_kind;
-
-/* The programs of each kind of family: their variant names, in the order the
- * variant codes of the SPMD functions below use. */
-static const char *const variants_fft[] = {"dc", "four-step"};
-static const char *const variants_bcast[] = {"DIRECT", "BINOMIAL", "TWOPHASE", "ROOTP"};
-static const bsp_bcast_alg bcast_algs[] = {BSP_BCAST_DIRECT, BSP_BCAST_BINOMIAL, BSP_BCAST_TWOPHASE,
-                                           BSP_BCAST_ROOTP};
-static const char *const variants_pattern[] = {"put", "hpput", "put in 8 pieces", "two supersteps"};
-static const char *const variants_inprod[] = {"all-to-all", "gather+bcast", "allreduce"};
-static const char *const variants_irregular[] = {"direct", "two-phase"};
-enum { PATTERN_PIECES = 8 };
-
-static const struct {
-    const char *name;
-    const char *const *variants;
-    size_t nvariants;
-} kinds[NKINDS] = {{"fft", variants_fft, 2},
-                   {"bcast", variants_bcast, 4},
-                   {"pattern", variants_pattern, 4},
-                   {"inprod", variants_inprod, 3},
-                   {"irregular", variants_irregular, 2}};
-
-/* Sizes: FFT elements, broadcast bytes, h-relation bytes (even), inner-product
- * elements; the patterns' are paper 000's sizes. The quick ones keep a test short. */
-static const long sizes_fft[] = {1L << 14, 1L << 16, 1L << 18}, quick_fft[] = {1L << 10, 1L << 12};
-static const long sizes_bcast[] = {64, 16384, 1048576}, quick_bcast[] = {64, 4096};
-static const long sizes_pattern[] = {6720, 107520, 1720320}, quick_pattern[] = {512, 6720};
-static const long sizes_inprod[] = {10000, 1000000}, quick_inprod[] = {1000};
-static const long sizes_irregular[] = {65536, 1048576}, quick_irregular[] = {8192};
-
-enum { MAX_FAMILIES = 32, MAX_PROGRAMS = 128, MAX_REPEATS = 1000, MAX_LOOPS = 1000, PILOTS = 5 };
-/* How long a traced run should last (--quick: a tenth). */
+enum { MAX_REPEATS = 1000, MAX_LOOPS = 1000, PILOTS = 5 };
+/* How long a traced run should last (--quick: a tenth): a program of
+ * microseconds timed once would measure how fast the threads wake rather than
+ * the program, so a family's programs share a loop count that makes the first
+ * one last about this long. */
 #define TARGET_SECONDS 1e-3
-
-typedef struct family {
-    family_kind kind;
-    cost_pattern pattern; /* FAM_PATTERN */
-    long size;
-    int loops; /* executions per traced run */
-    char name[48];
-    size_t first, n; /* its programs */
-} family;
 
 /* The models compared, with predict's labels. */
 static const struct {
@@ -136,429 +94,15 @@ static const struct {
               {COST_CCM, "CCM"}};
 enum { NMODELS = sizeof models / sizeof models[0] };
 
-typedef struct suite {
-    size_t nfamilies, nprograms;
-    family families[MAX_FAMILIES];
-    size_t start[MAX_FAMILIES + 1];
-    size_t family_of[MAX_PROGRAMS];
-    int variant[MAX_PROGRAMS];
+/* The suite and what was measured and estimated of it. */
+typedef struct results {
+    suite set;
+    int procs;
     double real[MAX_PROGRAMS], model[NMODELS][MAX_PROGRAMS]; /* medians */
     double real_runs[MAX_PROGRAMS][MAX_REPEATS];
     char unavailable[NMODELS][1024]; /* the first reason a model could not predict */
     cost_portability est[NMODELS];
-} suite;
-
-static void add_family(suite *s, family_kind kind, cost_pattern pattern, long size)
-{
-    family *f = &s->families[s->nfamilies];
-    *f = (family){.kind = kind,
-                  .pattern = pattern,
-                  .size = size,
-                  .first = s->nprograms,
-                  .n = kinds[kind].nvariants};
-    if (kind == FAM_PATTERN)
-        snprintf(f->name, sizeof f->name, "%s h=%ld", cost_pattern_name(pattern), size);
-    else if (kind == FAM_BCAST || kind == FAM_IRREGULAR)
-        snprintf(f->name, sizeof f->name, "%s %ld B", kinds[kind].name, size);
-    else
-        snprintf(f->name, sizeof f->name, "%s n=%ld", kinds[kind].name, size);
-    for (size_t v = 0; v < f->n; v++) {
-        s->family_of[s->nprograms] = s->nfamilies;
-        s->variant[s->nprograms++] = (int)v;
-    }
-    s->start[++s->nfamilies] = s->nprograms;
-}
-
-/* The suite at P processes; an FFT size that one of the two FFTs cannot do at P
- * (the four-step one needs P^2 to divide n) is left out. */
-static void build_suite(suite *s, int quick, int procs)
-{
-    char why[128];
-#define SIZES(name) (quick ? quick_##name : sizes_##name)
-#define NSIZES(name)                                                                               \
-    (quick ? sizeof quick_##name / sizeof(long) : sizeof sizes_##name / sizeof(long))
-    s->start[0] = 0;
-    for (size_t i = 0; i < NSIZES(fft); i++)
-        if (fft_dc_supported(SIZES(fft)[i], procs, why, sizeof why) &&
-            fft_bsp_supported(SIZES(fft)[i], procs, why, sizeof why))
-            add_family(s, FAM_FFT, 0, SIZES(fft)[i]);
-    for (size_t i = 0; i < NSIZES(bcast); i++)
-        add_family(s, FAM_BCAST, 0, SIZES(bcast)[i]);
-    for (int p = 0; p < COST_NPATTERNS; p++)
-        for (size_t i = 0; i < NSIZES(pattern); i++)
-            add_family(s, FAM_PATTERN, (cost_pattern)p, SIZES(pattern)[i]);
-    for (size_t i = 0; i < NSIZES(inprod); i++)
-        add_family(s, FAM_INPROD, 0, SIZES(inprod)[i]);
-    for (size_t i = 0; i < NSIZES(irregular); i++)
-        add_family(s, FAM_IRREGULAR, 0, SIZES(irregular)[i]);
-#undef SIZES
-#undef NSIZES
-}
-
-static const char *variant_name(const suite *s, size_t i)
-{
-    return kinds[s->families[s->family_of[i]].kind].variants[s->variant[i]];
-}
-
-/* ---- the programs ----
- * Each runs in its own SPMD section: set up, run `loops` times to warm caches
- * and buffers, then `loops` times traced between bsp_trace_begin and
- * bsp_trace_end. A family's programs share one loop count, so that each
- * traced part lasts about TARGET_SECONDS: a program of microseconds timed once
- * would measure how fast the threads wake rather than the program. The
- * program is handed over in a global (the threads engine shares memory). */
-
-static struct job {
-    int procs;
-    family_kind kind;
-    cost_pattern pattern;
-    long size;
-    int variant, loops;
-} job;
-
-/* Runs op(state) loops times, then loops times traced. op ends with a sync. */
-static void warm_then_traced(void (*op)(void *), void *state)
-{
-    for (int i = 0; i < job.loops; i++)
-        op(state);
-    bsp_sync();
-    bsp_trace_begin();
-    for (int i = 0; i < job.loops; i++)
-        op(state);
-    bsp_trace_end();
-}
-
-struct fft_state {
-    fft_dc *dc;
-    fft_bsp *fourstep;
-};
-
-static void fft_op(void *state)
-{
-    const struct fft_state *st = state;
-    if (st->dc)
-        fft_dc_execute(st->dc);
-    else
-        fft_bsp_execute(st->fourstep);
-}
-
-/* Common-common input for dc (every process the whole vector), cyclic for the
- * four-step FFT (process s the elements s, s+P, ...): the same transform. */
-static void run_fft(void)
-{
-    int s = bsp_pid(), p = bsp_nprocs();
-    long n = job.size, nlocal = job.variant == 0 ? n : n / p;
-    fftw_complex *x = fft_alloc((size_t)nlocal, "input", 1);
-    fftw_complex *y = fft_alloc((size_t)nlocal, "output", 1);
-    struct fft_state st = {NULL, NULL};
-    if (job.variant == 0)
-        st.dc = fft_dc_create(n, FFT_FORWARD, FFTW_ESTIMATE, x, y);
-    else
-        st.fourstep = fft_bsp_create(n, FFT_FORWARD, FFTW_ESTIMATE, x, y);
-    for (long t = 0; t < nlocal; t++)
-        fft_input(1, job.variant == 0 ? t : t * p + s, x[t]);
-    bsp_sync();
-    warm_then_traced(fft_op, &st);
-    if (st.dc)
-        fft_dc_destroy(st.dc);
-    else
-        fft_bsp_destroy(st.fourstep);
-    fftw_free(x);
-    fftw_free(y);
-}
-
-static void bcast_op(void *buf)
-{
-    bsp_bcast_with(bcast_algs[job.variant], 0, buf, (size_t)job.size);
-}
-
-static void run_bcast(void)
-{
-    unsigned char *buf = malloc((size_t)job.size);
-    if (!buf)
-        bsp_abort("portability: out of memory for a broadcast of %ld bytes", job.size);
-    for (long i = 0; i < job.size; i++)
-        buf[i] = (unsigned char)(bsp_pid() == 0 ? i : 0);
-    warm_then_traced(bcast_op, buf);
-    for (long i = 0; i < job.size; i++)
-        if (buf[i] != (unsigned char)i)
-            bsp_abort("portability: broadcast %s delivered a wrong byte %ld",
-                      variants_bcast[job.variant], i);
-    free(buf);
-}
-
-struct pattern_state {
-    char *src, *dst;
-    probe_msg *msgs;
-};
-
-/* The h-relation of the pattern: in one superstep with bsp_put (variant 0),
- * with bsp_hpput (1), each message cut in PATTERN_PIECES puts (2), or as two
- * h/2-relations of the same pattern in two supersteps, each filling its half
- * of the buffers (3). */
-static void pattern_op(void *state)
-{
-    const struct pattern_state *st = state;
-    int stages = job.variant == 3 ? 2 : 1;
-    int split = job.variant == 2 ? PATTERN_PIECES : 1;
-    long part = job.size / stages;
-    for (int stage = 0; stage < stages; stage++) {
-        size_t n = probe_messages(job.pattern, bsp_nprocs(), bsp_pid(), part, split, st->msgs);
-        long at = stage * part;
-        for (size_t k = 0; k < n; k++) {
-            const probe_msg *m = &st->msgs[k];
-            if (job.variant == 1)
-                bsp_hpput(m->dest, st->src + at + m->src_off, st->dst, (int)(at + m->dst_off),
-                          (int)m->nbytes);
-            else
-                bsp_put(m->dest, st->src + at + m->src_off, st->dst, (int)(at + m->dst_off),
-                        (int)m->nbytes);
-        }
-        bsp_sync();
-    }
-}
-
-static void run_pattern(void)
-{
-    size_t h = (size_t)job.size;
-    struct pattern_state st = {
-        malloc(h), malloc(h),
-        malloc(probe_max_messages(bsp_nprocs(), PATTERN_PIECES) * sizeof(probe_msg))};
-    if (!st.src || !st.dst || !st.msgs)
-        bsp_abort("portability: out of memory for an h-relation of %ld bytes", job.size);
-    memset(st.src, bsp_pid() + 1, h);
-    bsp_push_reg(st.dst, (int)h);
-    bsp_sync();
-    warm_then_traced(pattern_op, &st);
-    bsp_pop_reg(st.dst);
-    bsp_sync();
-    free(st.src);
-    free(st.dst);
-    free(st.msgs);
-}
-
-struct inprod_state {
-    double *x, *partial, alpha;
-    long nlocal;
-};
-
-static void add_doubles(void *acc, const void *in, size_t nbytes)
-{
-    double *a = acc;
-    const double *b = in;
-    for (size_t i = 0; i < nbytes / sizeof *a; i++)
-        a[i] += b[i];
-}
-
-/* x.x of the cyclically distributed x: the local sums, then their total on
- * every process put to all (variant 0), gathered on 0 and put back (1), or by
- * bsp_allreduce (2). */
-static void inprod_op(void *state)
-{
-    struct inprod_state *st = state;
-    int s = bsp_pid(), p = bsp_nprocs();
-    double mine = 0;
-    for (long i = 0; i < st->nlocal; i++)
-        mine += st->x[i] * st->x[i];
-    if (job.variant == 2) {
-        bsp_allreduce(&mine, &st->alpha, sizeof mine, add_doubles);
-        return;
-    }
-    for (int t = 0; t < p; t++)
-        if (job.variant == 0 || t == 0)
-            bsp_put(t, &mine, st->partial, s * (int)sizeof mine, sizeof mine);
-    bsp_sync();
-    st->alpha = 0;
-    if (job.variant == 0 || s == 0)
-        for (int t = 0; t < p; t++)
-            st->alpha += st->partial[t];
-    if (job.variant == 1) {
-        if (s == 0)
-            for (int t = 1; t < p; t++)
-                bsp_put(t, &st->alpha, st->partial, 0, sizeof st->alpha);
-        bsp_sync();
-        if (s != 0)
-            st->alpha = st->partial[0];
-    }
-}
-
-static void run_inprod(void)
-{
-    int s = bsp_pid(), p = bsp_nprocs();
-    struct inprod_state st = {.nlocal = (job.size + p - s - 1) / p};
-    st.x = malloc((size_t)(st.nlocal > 0 ? st.nlocal : 1) * sizeof *st.x);
-    st.partial = malloc((size_t)p * sizeof *st.partial);
-    if (!st.x || !st.partial)
-        bsp_abort("portability: out of memory for an inner product of %ld", job.size);
-    for (long i = 0; i < st.nlocal; i++)
-        st.x[i] = (double)(i * p + s + 1);
-    bsp_push_reg(st.partial, p * (int)sizeof *st.partial);
-    bsp_sync();
-    warm_then_traced(inprod_op, &st);
-    /* Every program of the family computes the same x.x = n(n+1)(2n+1)/6, exact
-     * to within n roundings. */
-    double n = (double)job.size, exact = n * (n + 1) * (2 * n + 1) / 6;
-    if (!(fabs(st.alpha - exact) <= n * DBL_EPSILON * exact))
-        bsp_abort("portability: inner product %s computed %.17g, not %.17g",
-                  variants_inprod[job.variant], st.alpha, exact);
-    bsp_pop_reg(st.partial);
-    bsp_sync();
-    free(st.x);
-    free(st.partial);
-}
-
-/* An unbalanced relation of about v bytes in all, the same on every process:
- * process 0 sends half of v, spread evenly; every other process sends each of
- * the others a pseudo-random share of at most v / (P (P - 1)) bytes. The
- * direct program puts every message in one superstep (variant 0); the
- * two-phase one (1) balances it as routing through intermediates does: piece
- * k of every message (its k-th P-th) goes to process k first, which forwards
- * it in a second superstep. A piece that stays on its process is copied. */
-struct irregular_state {
-    int p;
-    long *b;     /* b[s p + d]: bytes from s to d */
-    long *stage; /* stage[(s p + d) p + k]: piece k of message (s, d) in k's staging buffer */
-    char *src, *dst, *staging;
-};
-
-static long piece_at(long bytes, int p, int k) { return bytes * k / p; }
-static long piece_len(long bytes, int p, int k)
-{
-    return piece_at(bytes, p, k + 1) - piece_at(bytes, p, k);
-}
-
-/* Where message (s, d) starts in s's source and in d's destination buffer. */
-static long src_offset(const struct irregular_state *st, int s, int d)
-{
-    long at = 0;
-    for (int e = 0; e < d; e++)
-        at += st->b[s * st->p + e];
-    return at;
-}
-
-static long dst_offset(const struct irregular_state *st, int s, int d)
-{
-    long at = 0;
-    for (int r = 0; r < s; r++)
-        at += st->b[r * st->p + d];
-    return at;
-}
-
-static void irregular_op(void *state)
-{
-    const struct irregular_state *st = state;
-    int p = st->p, me = bsp_pid();
-    for (int d = 0; d < p; d++) {
-        long bytes = st->b[me * p + d], from = src_offset(st, me, d);
-        if (bytes == 0)
-            continue;
-        if (job.variant == 0) {
-            bsp_put(d, st->src + from, st->dst, (int)dst_offset(st, me, d), (int)bytes);
-            continue;
-        }
-        for (int k = 0; k < p; k++) {
-            long len = piece_len(bytes, p, k), at = st->stage[(me * p + d) * p + k];
-            const char *piece = st->src + from + piece_at(bytes, p, k);
-            if (k == me)
-                memcpy(st->staging + at, piece, (size_t)len);
-            else if (len > 0)
-                bsp_put(k, piece, st->staging, (int)at, (int)len);
-        }
-    }
-    bsp_sync();
-    if (job.variant == 0)
-        return;
-    for (int s = 0; s < p; s++)
-        for (int d = 0; d < p; d++) {
-            long bytes = st->b[s * p + d], len = piece_len(bytes, p, me);
-            const char *piece = st->staging + st->stage[(s * p + d) * p + me];
-            long to = dst_offset(st, s, d) + piece_at(bytes, p, me);
-            if (len > 0 && d == me)
-                memcpy(st->dst + to, piece, (size_t)len);
-            else if (len > 0)
-                bsp_put(d, piece, st->dst, (int)to, (int)len);
-        }
-    bsp_sync();
-}
-
-static void run_irregular(void)
-{
-    int p = bsp_nprocs(), me = bsp_pid();
-    struct irregular_state st = {.p = p};
-    st.b = calloc((size_t)p * (size_t)p, sizeof *st.b);
-    st.stage = calloc((size_t)p * (size_t)p * (size_t)p, sizeof *st.stage);
-    if (!st.b || !st.stage)
-        bsp_abort("portability: out of memory for an irregular relation on %d processes", p);
-    unsigned rnd = 2463534242u; /* xorshift, the same sequence on every process */
-    long most = job.size / ((long)p * (p - 1));
-    for (int s = 0; s < p; s++)
-        for (int d = 0; d < p; d++) {
-            rnd ^= rnd << 13;
-            rnd ^= rnd >> 17;
-            rnd ^= rnd << 5;
-            if (s != d)
-                st.b[s * p + d] = s == 0 ? job.size / (2L * (p - 1)) : (long)(rnd % (most + 1));
-        }
-    long *fill = calloc((size_t)p, sizeof *fill); /* staging bytes per process so far */
-    if (!fill)
-        bsp_abort("portability: out of memory");
-    for (int sd = 0; sd < p * p; sd++)
-        for (int k = 0; k < p; k++) {
-            st.stage[sd * p + k] = fill[k];
-            fill[k] += piece_len(st.b[sd], p, k);
-        }
-    long out = src_offset(&st, me, p), in = dst_offset(&st, p, me);
-    st.src = malloc((size_t)out + 1);
-    st.dst = malloc((size_t)in + 1);
-    st.staging = malloc((size_t)fill[me] + 1);
-    if (!st.src || !st.dst || !st.staging)
-        bsp_abort("portability: out of memory for an irregular relation of %ld bytes", job.size);
-    memset(st.src, me + 1, (size_t)out);
-    bsp_push_reg(st.dst, (int)in);
-    bsp_push_reg(st.staging, (int)fill[me]);
-    bsp_sync();
-    warm_then_traced(irregular_op, &st);
-    for (int from = 0; from < p; from++) /* what s sends is bytes of value s + 1 */
-        for (long k = 0; k < st.b[from * p + me]; k++)
-            if (st.dst[dst_offset(&st, from, me) + k] != (char)(from + 1))
-                bsp_abort("portability: irregular %s delivered a wrong byte from %d",
-                          variants_irregular[job.variant], from);
-    bsp_pop_reg(st.staging);
-    bsp_pop_reg(st.dst);
-    bsp_sync();
-    free(fill);
-    free(st.b);
-    free(st.stage);
-    free(st.src);
-    free(st.dst);
-    free(st.staging);
-}
-
-/* On the MPI engine only rank 0 runs the command (polybsp-portability-mpi): it
- * hands the program to the other processes, which have their own memory. */
-static void share_job(void)
-{
-    struct job mine = job;
-    bsp_push_reg(&mine, sizeof mine);
-    bsp_sync();
-    if (bsp_pid() == 0)
-        for (int t = 1; t < bsp_nprocs(); t++)
-            bsp_put(t, &job, &mine, 0, sizeof mine);
-    bsp_sync();
-    bsp_pop_reg(&mine);
-    job = mine;
-}
-
-void portability_spmd(void)
-{
-    bsp_begin(job.procs);
-    if (strcmp(bsp_engine_name(), "mpi") == 0)
-        share_job();
-    static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod,
-                                              run_irregular};
-    run[job.kind]();
-    bsp_end();
-}
+} results;
 
 /* ---- measuring ---- */
 
@@ -587,17 +131,11 @@ static double median(double *v, int n)
 
 /* One traced run of program i in dir (the working directory): real and each
  * model's prediction of it. Returns 0, or 1 after one line on stderr. */
-static int run_once(suite *s, size_t i, const cost_machine *m, const char *machine_name,
+static int run_once(results *s, size_t i, const cost_machine *m, const char *machine_name,
                     double *real, double model[NMODELS])
 {
-    const family *f = &s->families[s->family_of[i]];
-    job.kind = f->kind;
-    job.pattern = f->pattern;
-    job.size = f->size;
-    job.variant = s->variant[i];
-    job.loops = f->loops;
-    bsp_init(portability_spmd, 0, NULL);
-    portability_spmd();
+    const family *f = &s->set.families[s->set.family_of[i]];
+    suite_run(&s->set, i, s->procs, f->loops);
     cost_trace t;
     char err[4096 + 512];
     if (cost_trace_read("polybsp-trace.jsonl", &t, err, sizeof err) != 0) {
@@ -613,7 +151,7 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
             model[k] = NAN;
             if (!s->unavailable[k][0])
                 snprintf(s->unavailable[k], sizeof s->unavailable[k], "%s %s: %s", f->name,
-                         variant_name(s, i), why);
+                         suite_variant(&s->set, i), why);
             continue;
         }
         model[k] = cost_predict(models[k].kind, &t, m, 0, NULL);
@@ -622,13 +160,13 @@ static int run_once(suite *s, size_t i, const cost_machine *m, const char *machi
     return 0;
 }
 
-static int measure(suite *s, const options *o, const cost_machine *m, const char *machine_name)
+static int measure(results *s, const options *o, const cost_machine *m, const char *machine_name)
 {
     double model_runs[NMODELS][MAX_REPEATS];
     double target = o->quick ? TARGET_SECONDS / 10 : TARGET_SECONDS;
-    for (size_t i = 0; i < s->nprograms; i++) {
+    for (size_t i = 0; i < s->set.nprograms; i++) {
         double model[NMODELS], pilot[PILOTS];
-        family *f = &s->families[s->family_of[i]];
+        family *f = &s->set.families[s->set.family_of[i]];
         if (i == f->first) { /* the loop count, from the median of the first program's pilots */
             f->loops = 1;
             for (int r = 0; r < PILOTS; r++)
@@ -650,22 +188,23 @@ static int measure(suite *s, const options *o, const cost_machine *m, const char
             s->model[k][i] = median(model_runs[k], o->repeats);
         fprintf(stderr,
                 "polybsp portability: [%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)\n",
-                i + 1, s->nprograms, f->name, variant_name(s, i), f->loops,
+                i + 1, s->set.nprograms, f->name, suite_variant(&s->set, i), f->loops,
                 f->loops == 1 ? "" : "s", s->real[i], s->model[0][i]);
     }
     for (int k = 0; k < NMODELS; k++)
-        cost_portability_estimate(s->model[k], s->real, s->start, s->nfamilies, &s->est[k]);
+        cost_portability_estimate(s->model[k], s->real, s->set.start, s->set.nfamilies, &s->est[k]);
     return 0;
 }
 
 /* ---- output ---- */
 
 /* "family: variant" of program i, or "-" for none. */
-static const char *program_name(const suite *s, long i, char *buf, size_t size)
+static const char *program_name(const results *s, long i, char *buf, size_t size)
 {
     if (i < 0)
         return "-";
-    snprintf(buf, size, "%s: %s", s->families[s->family_of[i]].name, variant_name(s, (size_t)i));
+    snprintf(buf, size, "%s: %s", s->set.families[s->set.family_of[i]].name,
+             suite_variant(&s->set, (size_t)i));
     return buf;
 }
 
@@ -677,7 +216,7 @@ static void print_value(double v, const char *format)
         printf(format, v);
 }
 
-static void print_table(const suite *s, const options *o, const cost_machine *m,
+static void print_table(const results *s, const options *o, const cost_machine *m,
                         const char *machine_name)
 {
     printf("polybsp portability: which cost model to trust on this machine (paper 002, section "
@@ -700,7 +239,7 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
                    models[k].label, s->unavailable[k]);
     for (int k = 0; k < NMODELS; k++) {
         size_t n = 0, first = 0;
-        for (size_t i = s->nprograms; i-- > 0;)
+        for (size_t i = s->set.nprograms; i-- > 0;)
             if (s->model[k][i] <= 0) {
                 n++;
                 first = i;
@@ -718,20 +257,20 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
     for (int k = 0; k < NMODELS; k++)
         printf(" %11s", models[k].label);
     printf("\n");
-    for (size_t f = 0; f < s->nfamilies; f++) {
-        size_t best = cost_portability_fastest(s->real, s->start, f);
-        for (size_t i = s->start[f]; i < s->start[f + 1]; i++) {
-            if (i == s->start[f])
-                printf("%-20s %5d", s->families[f].name, s->families[f].loops);
+    for (size_t f = 0; f < s->set.nfamilies; f++) {
+        size_t best = cost_portability_fastest(s->real, s->set.start, f);
+        for (size_t i = s->set.start[f]; i < s->set.start[f + 1]; i++) {
+            if (i == s->set.start[f])
+                printf("%-20s %5d", s->set.families[f].name, s->set.families[f].loops);
             else
                 printf("%-26s", "");
-            printf(" %-16s %10.3e%s", variant_name(s, i), s->real[i], i == best ? "*" : " ");
+            printf(" %-16s %10.3e%s", suite_variant(&s->set, i), s->real[i], i == best ? "*" : " ");
             for (int k = 0; k < NMODELS; k++) {
                 if (isnan(s->model[k][i])) {
                     printf(" %11s", "n/a");
                     continue;
                 }
-                long choice = cost_portability_choice(s->model[k], s->start, f);
+                long choice = cost_portability_choice(s->model[k], s->set.start, f);
                 printf(" %10.3e%s", s->model[k][i], choice == (long)i ? "*" : " ");
             }
             printf("\n");
@@ -741,8 +280,8 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
            "eta within", "eta (1)", "delta");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
-        printf("%-8s %5zu/%-3zu %5zu/%-3zu", models[k].label, e->families, s->nfamilies, e->picked,
-               e->families);
+        printf("%-8s %5zu/%-3zu %5zu/%-3zu", models[k].label, e->families, s->set.nfamilies,
+               e->picked, e->families);
         print_value(e->loss, " %10.3f");
         print_value(e->eta_within, " %10.3f");
         print_value(e->eta, " %10.3f");
@@ -765,7 +304,7 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
         printf("%-8s delta:      T'/T largest for %s, smallest for %s\n", "",
                program_name(s, e->delta_max, a, sizeof a),
                program_name(s, e->delta_min, b, sizeof b));
-        printf("%-8s worst loss: %s\n", "", s->families[e->loss_family].name);
+        printf("%-8s worst loss: %s\n", "", s->set.families[e->loss_family].name);
     }
     printf("\neta, delta >= 1; 1 means the model ranks programs as this machine does. picked: "
            "families\nwhere the model's fastest is the real fastest; worst loss: real time of "
@@ -773,7 +312,7 @@ static void print_table(const suite *s, const options *o, const cost_machine *m,
 }
 
 /* `, "key": "family: variant"` of program i, or null. */
-static void json_program(FILE *f, const char *key, const suite *s, long i)
+static void json_program(FILE *f, const char *key, const results *s, long i)
 {
     char buf[128];
     fprintf(f, ", \"%s\": ", key);
@@ -790,7 +329,7 @@ static void json_number(FILE *f, const char *key, double v)
     cost_jput_num(f, v);
 }
 
-static void print_json(FILE *f, const suite *s, const options *o, const cost_machine *m,
+static void print_json(FILE *f, const results *s, const options *o, const cost_machine *m,
                        const char *machine_name, const char *date)
 {
     fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
@@ -818,15 +357,15 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
         sep = ", ";
     }
     fprintf(f, "},\n  \"families\": [");
-    for (size_t fam = 0; fam < s->nfamilies; fam++) {
-        const family *F = &s->families[fam];
+    for (size_t fam = 0; fam < s->set.nfamilies; fam++) {
+        const family *F = &s->set.families[fam];
         fprintf(f,
                 "%s\n    {\"name\": \"%s\", \"kind\": \"%s\", \"size\": %ld, \"loops\": %d, "
                 "\"programs\": [",
-                fam ? "," : "", F->name, kinds[F->kind].name, F->size, F->loops);
-        for (size_t i = s->start[fam]; i < s->start[fam + 1]; i++) {
-            fprintf(f, "%s\n      {\"variant\": \"%s\"", i > s->start[fam] ? "," : "",
-                    variant_name(s, i));
+                fam ? "," : "", F->name, suite_kind_name(F->kind), F->size, F->loops);
+        for (size_t i = s->set.start[fam]; i < s->set.start[fam + 1]; i++) {
+            fprintf(f, "%s\n      {\"variant\": \"%s\"", i > s->set.start[fam] ? "," : "",
+                    suite_variant(&s->set, i));
             json_number(f, "real", s->real[i]);
             for (int k = 0; k < NMODELS; k++)
                 json_number(f, cost_model_name(models[k].kind), s->model[k][i]);
@@ -839,14 +378,14 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
         }
         /* The fastest program and each model's choice, by variant name. */
         fprintf(f, "],\n     \"fastest\": \"%s\", \"choice\": {",
-                variant_name(s, cost_portability_fastest(s->real, s->start, fam)));
+                suite_variant(&s->set, cost_portability_fastest(s->real, s->set.start, fam)));
         for (int k = 0; k < NMODELS; k++) {
-            long choice = cost_portability_choice(s->model[k], s->start, fam);
+            long choice = cost_portability_choice(s->model[k], s->set.start, fam);
             fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(models[k].kind));
             if (choice < 0)
                 fprintf(f, "null");
             else
-                fprintf(f, "\"%s\"", variant_name(s, (size_t)choice));
+                fprintf(f, "\"%s\"", suite_variant(&s->set, (size_t)choice));
         }
         fprintf(f, "}}");
     }
@@ -860,7 +399,7 @@ static void print_json(FILE *f, const suite *s, const options *o, const cost_mac
         if (e->loss_family < 0)
             fprintf(f, "null");
         else
-            fprintf(f, "\"%s\"", s->families[e->loss_family].name);
+            fprintf(f, "\"%s\"", s->set.families[e->loss_family].name);
         json_number(f, "eta_within", e->eta_within);
         json_program(f, "eta_within_i", s, e->eta_i);
         json_program(f, "eta_within_j", s, e->eta_j);
@@ -907,7 +446,7 @@ static int parse_args(int argc, char **argv, options *o)
             o->output = v;
         } else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
                    (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            if (parse_int(v, 2, 64, &o->procs) != 0 || !fft_is_pow2(o->procs))
+            if (parse_int(v, 2, 64, &o->procs) != 0 || (o->procs & (o->procs - 1)) != 0)
                 return tool_usage_error("portability: invalid number of processes '%s' (expected "
                                         "a power of two from 2 to 64)",
                                         v);
@@ -1023,14 +562,14 @@ int cmd_portability(int argc, char **argv)
     }
     const char *machine_name = o.machine ? o.machine : "(short probe)";
 
-    suite *s = calloc(1, sizeof *s);
+    results *s = calloc(1, sizeof *s);
     if (rc == 0 && !s) {
         fprintf(stderr, "polybsp: portability: out of memory\n");
         rc = 1;
     }
     if (rc == 0) {
-        build_suite(s, o.quick, o.procs);
-        job.procs = o.procs;
+        suite_build(&s->set, o.quick, o.procs);
+        s->procs = o.procs;
         rc = measure(s, &o, &m, machine_name);
     }
     if (chdir(cwd) != 0 || rmdir(dir) != 0)

@@ -1,24 +1,10 @@
 /* test_portability — the η and δ estimates of src/cost/cost_portability on
- * hand-computed inputs, and inequality (3) of paper 002 on a generated suite.
- *
- * Usage: test_portability. Exit status 0 when every check holds.
+ * hand-computed inputs, and inequality (3) of paper 002 on a generated suite
+ * (cases of check.h: `test_portability DATA_DIR CASE`).
  */
+#include "check.h"
+
 #include "cost/cost_portability.h"
-
-#include <math.h>
-#include <stdio.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
-#define NEAR(got, want) CHECK(fabs((got) - (want)) <= 1e-12 * fabs(want))
 
 /* Four families (programs 0-1, 2-4, 5-6, 7-8); q = T'/T per program.
  *  0: T = 1, 2;     T' = 2, 3:    q = 2, 1.5;        choice 0, fastest 0: picked
@@ -32,7 +18,7 @@ static int failures;
  * eta: r_F = min T' / min T = 2/1 = 2, 1/1 = 1, 3/3 = 1: 2/1 = 2, with
  *   π1 = the choice of family 1 (program 3), π2 that of family 0 (program 0);
  * loss: family 1's choice runs 4 against the fastest 1: 4. */
-static void hand_computed(void)
+static void portability_hand_computed(void)
 {
     const double model[] = {1, 2, 4, 1, 2, 1, NAN, 3, 3};
     const double real[] = {2, 3, 1, 4, 2, 1, 1, 3, 6};
@@ -54,11 +40,14 @@ static void hand_computed(void)
     CHECK(cost_portability_choice(model, start, 1) == 3);
     CHECK(cost_portability_choice(model, start, 2) == -1);
     CHECK(cost_portability_choice(model, start, 3) == 7);
+    CHECK(cost_portability_fastest(real, start, 0) == 0);
+    CHECK(cost_portability_fastest(real, start, 1) == 2);
+    CHECK(cost_portability_fastest(real, start, 3) == 7);
 }
 
 /* A model proportional to the platform (T = T'/3) is perfectly effective:
  * every estimate is 1 and it picks every fastest variant. */
-static void proportional(void)
+static void portability_proportional(void)
 {
     const double real[] = {1, 2, 5, 4, 3};
     const double model[] = {1.0 / 3, 2.0 / 3, 5.0 / 3, 4.0 / 3, 1.0};
@@ -73,7 +62,7 @@ static void proportional(void)
 }
 
 /* One counted family: eta needs two, the rest is defined. Nothing counted: NaN. */
-static void too_few(void)
+static void portability_too_few(void)
 {
     const double model[] = {1, 2, 0, 1};
     const double real[] = {1, 1, 1, 1};
@@ -91,7 +80,7 @@ static void too_few(void)
 
 /* Inequality (3), η ≤ δ, and η_within ≤ δ, on a generated suite of 40 families
  * of 1 to 5 programs with times spread over four orders of magnitude. */
-static void inequality_3(void)
+static void portability_inequality_3(void)
 {
     enum { NF = 40, MAXP = 5 };
     double model[NF * MAXP], real[NF * MAXP];
@@ -123,13 +112,11 @@ static void inequality_3(void)
     NEAR(model[p.eta_p1] / model[p.eta_p2] * min2 / min1, p.eta);
 }
 
-int main(void)
-{
-    hand_computed();
-    proportional();
-    too_few();
-    inequality_3();
-    if (failures == 0)
-        printf("test_portability: OK\n");
-    return failures == 0 ? 0 : 1;
-}
+static const struct test_case cases[] = {
+    {"portability_hand_computed", portability_hand_computed},
+    {"portability_proportional", portability_proportional},
+    {"portability_too_few", portability_too_few},
+    {"portability_inequality_3", portability_inequality_3},
+};
+
+CHECK_MAIN(cases)
