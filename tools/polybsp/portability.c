@@ -1,10 +1,9 @@
 /* portability.c — `polybsp portability`: which cost model to trust on this
  * machine, measured as paper 002 (section 2) defines it.
  *
- * Contract: runs a built-in suite of families of ρ-equivalent programs (each
- * family one problem, its programs alternative ways to solve it) on P processes
- * of this program's engine. Each program runs --repeats times, each time in its
- * own SPMD section: `loops` executions to warm up, then `loops` traced; every trace
+ * Contract: runs the suite of portability_suite.h (families of ρ-equivalent
+ * programs) on P processes of this program's engine. Each program runs
+ * --repeats times (suite_run), `loops` executions traced each time; every trace
  * gives REAL (cost_predict COST_REAL) and each model's prediction (cost_predict
  * on the machine file), and the medians over the repeats are the program's
  * T' and T. cost_portability_estimate then gives per model η̂ (within families
