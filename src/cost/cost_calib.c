@@ -4,6 +4,7 @@
  * same h), but reads the measured times instead of predicting them.
  */
 #include "cost/cost_calib.h"
+#include "cost/cost_fit.h"
 
 #include "cost/cost_groups.h"
 
@@ -119,98 +120,7 @@ size_t cost_ccm_samples(const cost_trace *t, cost_ccm_sample *out, size_t cap)
 
 /* ---- the fit: non-negative least squares of relative errors ---- */
 
-enum { MAXCOLS = 4 }; /* 1, ceil(log2 P), h below the break, h above it */
-
-/* A squared relative error per point below which a better residual is rounding,
- * not a better fit (relative errors of 1e-6, far below any timing noise). */
-static const double NEGLIGIBLE = 1e-12;
-
-/* Least squares of y ≈ Σ coef[j]·X[i][j] over the columns in mask (the others
- * 0), by the normal equations on columns scaled to unit length; -1 when the
- * chosen columns are (nearly) dependent. *ssr: the sum of squared residuals. */
-static int solve_subset(const double (*X)[MAXCOLS], const double *y, size_t n, int k, unsigned mask,
-                        double *coef, double *ssr)
-{
-    int col[MAXCOLS], m = 0;
-    double norm[MAXCOLS], A[MAXCOLS][MAXCOLS + 1];
-    for (int j = 0; j < k; j++)
-        if (mask & (1u << j))
-            col[m++] = j;
-    for (int a = 0; a < m; a++) {
-        norm[a] = 0;
-        for (size_t i = 0; i < n; i++)
-            norm[a] += X[i][col[a]] * X[i][col[a]];
-        norm[a] = sqrt(norm[a]);
-        if (!(norm[a] > 0))
-            return -1;
-    }
-    for (int a = 0; a < m; a++) {
-        for (int b = 0; b <= m; b++) {
-            double sum = 0;
-            for (size_t i = 0; i < n; i++)
-                sum += X[i][col[a]] * (b < m ? X[i][col[b]] / norm[b] : y[i]);
-            A[a][b] = sum / norm[a];
-        }
-    }
-    for (int p = 0; p < m; p++) { /* Gauss-Jordan with partial pivoting */
-        int best = p;
-        for (int a = p + 1; a < m; a++)
-            if (fabs(A[a][p]) > fabs(A[best][p]))
-                best = a;
-        if (fabs(A[best][p]) < 1e-10)
-            return -1;
-        for (int b = 0; b <= m; b++) {
-            double t = A[p][b];
-            A[p][b] = A[best][b];
-            A[best][b] = t;
-        }
-        for (int a = 0; a < m; a++) {
-            if (a == p)
-                continue;
-            double factor = A[a][p] / A[p][p];
-            for (int b = p; b <= m; b++)
-                A[a][b] -= factor * A[p][b];
-        }
-    }
-    for (int j = 0; j < k; j++)
-        coef[j] = 0;
-    for (int a = 0; a < m; a++)
-        coef[col[a]] = A[a][m] / A[a][a] / norm[a];
-    *ssr = 0;
-    for (size_t i = 0; i < n; i++) {
-        double r = y[i];
-        for (int j = 0; j < k; j++)
-            r -= coef[j] * X[i][j];
-        *ssr += r * r;
-    }
-    return 0;
-}
-
-/* Non-negative least squares with k <= MAXCOLS columns, exactly: the optimum
- * is the unconstrained least squares on the set of its non-zero coefficients,
- * so the best of the subsets whose solution is >= 0 is it. Ties go to the
- * subset met first (fewer and earlier columns). Returns the residual. */
-static double nnls(const double (*X)[MAXCOLS], const double *y, size_t n, int k, double *coef)
-{
-    double best = 0, trial[MAXCOLS], ssr;
-    for (size_t i = 0; i < n; i++)
-        best += y[i] * y[i];
-    for (int j = 0; j < k; j++)
-        coef[j] = 0;
-    for (unsigned mask = 1; mask < 1u << k; mask++) {
-        if (solve_subset(X, y, n, k, mask, trial, &ssr) != 0 ||
-            !(ssr < best - NEGLIGIBLE * (double)n))
-            continue;
-        int feasible = 1;
-        for (int j = 0; j < k; j++)
-            feasible &= trial[j] >= 0;
-        if (feasible) {
-            best = ssr;
-            memcpy(coef, trial, (size_t)k * sizeof *coef);
-        }
-    }
-    return best;
-}
+enum { MAXCOLS = COST_NNLS_MAXCOLS }; /* 1, ceil(log2 P), h below the break, h above it */
 
 typedef struct point {
     double rounds, h, time;
@@ -236,7 +146,7 @@ static double fit_pieces(const point *p, size_t n, double hb, double (*X)[MAXCOL
         y[i] = w * p[i].time;
     }
     double coef[MAXCOLS];
-    double ssr = nnls((const double(*)[MAXCOLS])X, y, n, hb > 0 ? 4 : 3, coef);
+    double ssr = cost_fit_nnls((const double(*)[MAXCOLS])X, y, n, hb > 0 ? 4 : 3, coef);
     *f = (cost_ccm_fn){coef[0], coef[1], coef[2], hb, hb > 0 ? coef[3] : 0};
     return ssr;
 }
@@ -274,7 +184,7 @@ int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_
                 continue;
             cost_ccm_fn two;
             double ssr = fit_pieces(p, m, p[i].h, X, y, &two);
-            if (ssr < best - NEGLIGIBLE * (double)m) {
+            if (ssr < best - COST_FIT_NEGLIGIBLE * (double)m) {
                 best = ssr;
                 *f = two;
             }

@@ -14,6 +14,16 @@ int cost_fit_line(const double *x, const double *y, size_t n, double *a, double 
 /* y ≈ a + b·x1 + c·x2 (BSP*: a = L, b = g*, c = g*·B). */
 int cost_fit_plane(const double *x1, const double *x2, const double *y, size_t n, double *a,
                    double *b, double *c);
+/* Non-negative least squares: coef[0..k) >= 0 minimising
+ * Σ_i (y_i − Σ_j coef_j·X[i][j])², for k <= COST_NNLS_MAXCOLS columns, exactly (the
+ * optimum is the unconstrained fit on the set of its non-zero coefficients, so
+ * every subset is tried). Returns the sum of squared residuals. */
+enum { COST_NNLS_MAXCOLS = 4 };
+/* A squared relative error per point below which a smaller residual is rounding,
+ * not a better fit (relative errors of 1e-6, far below any timing noise). */
+#define COST_FIT_NEGLIGIBLE 1e-12
+double cost_fit_nnls(const double (*X)[COST_NNLS_MAXCOLS], const double *y, size_t n, int k,
+                     double *coef);
 /* MaxErr = 100 · max_i |t_i − model| / min_i t_i. */
 double cost_maxerr(const double *t, size_t n, double model);
 /* AvErr = 100 · (Σ|t_i − model| / n) / (Σ t_i / n). */

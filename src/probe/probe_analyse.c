@@ -41,29 +41,38 @@ int probe_in_H(cost_pattern pat, int P, int most)
     return pat == COST_EXCHANGE || pat == COST_PINGPONG || P >= 4 || most < 4;
 }
 
-/* Weighted least squares with weights 1/y²: each point counts by its relative
- * error, so a superstep of a microsecond weighs as much as one of a millisecond. */
+/* Least squares of relative errors, Σ ((a + b·x_i − y_i) / y_i)², so that a
+ * superstep of a microsecond weighs as much as one of a millisecond; with a >= 0
+ * and b >= 0 (a latency and a cost per byte are never negative: on a noisy
+ * machine the unconstrained line can cross zero, and a negative L would credit
+ * every superstep with time). Points with y <= 0 carry no relative error and are
+ * left out. */
 int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b)
 {
-    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, xmin = INFINITY, xmax = -INFINITY;
-    for (size_t i = 0; i < n; i++) {
+    double(*X)[COST_NNLS_MAXCOLS] = malloc((n ? n : 1) * sizeof *X);
+    double *ones = malloc((n ? n : 1) * sizeof *ones);
+    size_t m = 0;
+    double xmin = INFINITY, xmax = -INFINITY;
+    for (size_t i = 0; X && ones && i < n; i++) {
         if (!(y[i] > 0) || !isfinite(x[i]))
             continue;
-        double w = 1.0 / (y[i] * y[i]);
-        sw += w;
-        sx += w * x[i];
-        sy += w * y[i];
-        sxx += w * x[i] * x[i];
-        sxy += w * x[i] * y[i];
+        X[m][0] = 1 / y[i];
+        X[m][1] = x[i] / y[i];
+        ones[m++] = 1;
         xmin = fmin(xmin, x[i]);
         xmax = fmax(xmax, x[i]);
     }
-    double det = sw * sxx - sx * sx;
-    if (!(xmax > xmin) || !(det > 0))
-        return -1;
-    *b = (sw * sxy - sx * sy) / det;
-    *a = (sy - *b * sx) / sw;
-    return 0;
+    int rc = -1;
+    if (m && xmax > xmin) {
+        double coef[COST_NNLS_MAXCOLS];
+        cost_fit_nnls((const double(*)[COST_NNLS_MAXCOLS])X, ones, m, 2, coef);
+        *a = coef[0];
+        *b = coef[1];
+        rc = 0;
+    }
+    free(X);
+    free(ones);
+    return rc;
 }
 
 static double mean_at(const probe_data *d, size_t p, size_t cell)

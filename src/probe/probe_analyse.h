@@ -50,8 +50,8 @@ void probe_stat_of(double *v, size_t n, probe_stat *out);
  * paper's H_Π ({2,4,6,8} for E and PP, {4,6,8} for OA, AO, AA). */
 int probe_in_H(cost_pattern pat, int P, int most);
 
-/* The line y ≈ a + b·x minimising Σ ((y_i − a − b·x_i) / y_i)² over the points with
- * y_i > 0; -1 when fewer than two distinct x remain. */
+/* The line y ≈ a + b·x with a, b >= 0 minimising Σ ((y_i − a − b·x_i) / y_i)² over
+ * the points with y_i > 0; -1 when fewer than two distinct x remain. */
 int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b);
 
 typedef struct probe_data {

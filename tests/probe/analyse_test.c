@@ -7,6 +7,10 @@
  *     L = (Σwy − g·Σwx) / Σw = (14/11) / (21/16) = 32/33,
  * where ordinary least squares gives g = 3/2 and L = 5/6: L is pulled towards the
  * smallest superstep, as it must be for small supersteps to be predicted.
+ * Neither may be negative. Through (1, 1), (2, 3), (3, 5) the unconstrained line is
+ * y = 2x − 1; with L >= 0 the best is L = 0 and g = Σ(x/y) / Σ(x/y)² =
+ * (34/15) / (406/225) = 255/203 (residual 0.1527, against 0.9575 for g = 0 and
+ * L = Σ(1/y) / Σ(1/y²) = 345/259).
  *
  * Timings made exactly linear in h (with the empty superstep at L) must give back
  * L and g for every P alone and every group, MaxErr and AvErr 0, and the operator
@@ -66,6 +70,10 @@ static void relative_by_hand(void)
     CHECK(probe_fit_relative(x, y, 3, &a, &b) == 0);
     CHECK_NEAR(a, 32.0 / 33 * 1e-6, 1e-9);
     CHECK_NEAR(b, 14.0 / 11 * 1e-9, 1e-9);
+    const double xn[3] = {1, 2, 3}, yn[3] = {1, 3, 5};
+    CHECK(probe_fit_relative(xn, yn, 3, &a, &b) == 0);
+    CHECK(a == 0);
+    CHECK_NEAR(b, 255.0 / 203, 1e-12);
     /* Points with y <= 0 are left out; one x left is no line. */
     const double x2[3] = {5, 5, 7}, y2[3] = {1, 2, 0};
     CHECK(probe_fit_relative(x2, y2, 3, &a, &b) == -1);
