@@ -157,7 +157,9 @@ void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m)
             memcpy(sorted, y, lv->nsizes * sizeof *y);
             lv->L[i] = cost_median(sorted, lv->nsizes);
             lv->g[i] = 0;
-        } else if (cost_fit_line(lv->h, y, lv->nsizes, &lv->L[i], &lv->g[i]) != 0) {
+            /* Other levels: the same fit as the BSP line (relative errors,
+             * g_i, ℓ_i >= 0), so that no level credits its supersteps with time. */
+        } else if (probe_fit_relative(lv->h, y, lv->nsizes, &lv->L[i], &lv->g[i]) != 0) {
             lv->L[i] = lv->g[i] = NAN;
         }
         double sum = 0;
