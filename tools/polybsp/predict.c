@@ -84,24 +84,6 @@ typedef struct results {
     double real_total, model_total[NMODELS];
 } results;
 
-/* The value of option name at argv[*i] ("--name VALUE" or "--name=VALUE"); NULL
- * if argv[*i] is another option. *missing is set when the value is absent. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return NULL;
-    if (argv[*i][len] == '=')
-        return argv[*i] + len + 1;
-    if (argv[*i][len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 static int choose_model(options *o, const char *name)
 {
     if (strcmp(name, "all") == 0) {
@@ -130,13 +112,13 @@ static int parse_args(int argc, char **argv, options *o)
             return -1;
         } else if (strcmp(arg, "--per-step") == 0) {
             o->per_step = 1;
-        } else if ((v = option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
             o->machine = v;
-        } else if ((v = option_value(argc, argv, &i, "--model", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--model", &missing)) != NULL) {
             chose = 1;
             if (choose_model(o, v) != 0)
                 return TOOL_EXIT_USAGE;
-        } else if ((v = option_value(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "table") == 0)
                 o->format = FORMAT_TABLE;
             else if (strcmp(v, "csv") == 0)
@@ -146,12 +128,12 @@ static int parse_args(int argc, char **argv, options *o)
             else
                 return tool_usage_error(
                     "predict: unknown format '%s' (expected table, csv or json)", v);
-        } else if ((v = option_value(argc, argv, &i, "--work", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--work", &missing)) != NULL) {
             if (strcmp(v, "measured") != 0 && strcmp(v, "ops") != 0)
                 return tool_usage_error("predict: unknown work '%s' (expected measured or ops)", v);
             if (strcmp(v, "ops") == 0)
                 o->flags |= COST_USE_OPS;
-        } else if ((v = option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
             if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
                 return tool_usage_error(
                     "predict: unknown D-BSP label '%s' (expected traffic or group)", v);
