@@ -1,5 +1,5 @@
 /* core_error — fatal reports, and reporters for crashes and exits inside a run. */
-#define _DEFAULT_SOURCE /* on_exit */
+#define _DEFAULT_SOURCE /* on_exit, SIGSTKSZ, sigaltstack */
 #include "core/core_error.h"
 
 #include "core/core.h"
@@ -87,6 +87,7 @@ static const char *signal_name(int sig)
     case SIGBUS: return "SIGBUS";
     case SIGFPE: return "SIGFPE";
     case SIGILL: return "SIGILL";
+    case SIGABRT: return "SIGABRT";
     default: return "signal";
     }
 }
@@ -141,8 +142,27 @@ void core_install_reporters(void)
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
         sigaction(sigs[i], &sa, NULL);
     on_exit(on_exit_inside, NULL);
+}
+
+int core_altstack_push(core_altstack *a)
+{
+    a->mem = malloc(SIGSTKSZ);
+    if (!a->mem)
+        return -1;
+    stack_t ss = {.ss_sp = a->mem, .ss_size = SIGSTKSZ, .ss_flags = 0};
+    sigaltstack(&ss, &a->old);
+    return 0;
+}
+
+void core_altstack_pop(core_altstack *a)
+{
+    if (!a->mem)
+        return;
+    sigaltstack(&a->old, NULL);
+    free(a->mem);
+    a->mem = NULL;
 }

@@ -10,6 +10,7 @@
 #ifndef POLYBSP_CORE_ERROR_H
 #define POLYBSP_CORE_ERROR_H
 
+#include <signal.h>
 #include <stdarg.h>
 
 #define CORE_NORETURN __attribute__((noreturn))
@@ -24,7 +25,20 @@ void core_vfatal_as(long pid, unsigned long step, const char *call, const char *
                     va_list ap) CORE_NORETURN;
 void core_fatal_oom(const char *what) CORE_NORETURN;
 
-/* Install the crash and exit reporters (idempotent). */
+/* Install the crash and exit reporters (idempotent). Crashes reported: SIGSEGV,
+ * SIGBUS, SIGFPE, SIGILL and SIGABRT ("killed by signal N (NAME)"); the process
+ * then dies of the signal. */
 void core_install_reporters(void);
+
+/* The crash reporter runs on a stack of its own, so that it can report a stack
+ * overflow: every thread that runs a process installs one (push) for as long as
+ * it does (pop restores the thread's previous one, a sanitizer's perhaps).
+ * push returns 0, or -1 when memory runs out. */
+typedef struct core_altstack {
+    void *mem;
+    stack_t old;
+} core_altstack;
+int core_altstack_push(core_altstack *a);
+void core_altstack_pop(core_altstack *a);
 
 #endif

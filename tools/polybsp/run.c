@@ -1,6 +1,8 @@
-/* run.c — `polybsp run [-p N] [--engine E] PROGRAM [ARGS]`: start a BSP program.
+/* run.c — `polybsp run [-p N] [--engine E] [--timeout S] PROGRAM [ARGS]`: start a
+ * BSP program.
  *
- * Contract: sets POLYBSP_NPROCS=N (when -p is given) and replaces itself with
+ * Contract: sets POLYBSP_NPROCS=N (when -p is given) and POLYBSP_TIMEOUT=S (when
+ * --timeout is given, checked here as the library would) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
  * On the mpi engine it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
  * (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
@@ -19,6 +21,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +29,7 @@
 #include <unistd.h>
 
 const char cmd_run_help[] =
-    "usage: polybsp run [-p N] [--engine ENGINE] [--] PROGRAM [ARGS]\n"
+    "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--] PROGRAM [ARGS]\n"
     "\n"
     "Runs the BSP program PROGRAM with ARGS. The exit status is the program's.\n"
     "\n"
@@ -40,6 +43,9 @@ const char cmd_run_help[] =
     "                     (runs mpiexec --oversubscribe -np N PROGRAM). By default\n"
     "                     the engine PROGRAM was linked for (bspcc --engine), else\n"
     "                     threads; a PROGRAM linked for another engine is refused\n"
+    "  --timeout S        stop the run with one line naming the late processes when\n"
+    "                     processes have waited at a synchronisation for S seconds\n"
+    "                     (sets POLYBSP_TIMEOUT=S; 0 or unset: no timeout, the default)\n"
     "  -h, --help         show this help\n"
     "\n"
     "example: polybsp run -p 4 ./inprod 1000000\n";
@@ -57,6 +63,18 @@ static int parse_procs(const char *text, long *procs)
             "run: invalid number of processes '%s' (expected an integer from 1 to %d)", text,
             ENG_MAX_NPROCS);
     *procs = value;
+    return 0;
+}
+
+/* A timeout: a number of seconds >= 0 and nothing else, as POLYBSP_TIMEOUT. */
+static int check_timeout(const char *text)
+{
+    char *end;
+    errno = 0;
+    double value = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0 || !isfinite(value) || value < 0)
+        return tool_usage_error("run: invalid timeout '%s' (expected a number of seconds >= 0)",
+                                text);
     return 0;
 }
 
@@ -151,7 +169,7 @@ static const char *program_engine(const char *name)
 
 int cmd_run(int argc, char **argv)
 {
-    const char *procs_text = NULL;
+    const char *procs_text = NULL, *timeout = NULL;
     const char *engine = NULL; /* not asked for: the program's own */
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
@@ -173,6 +191,8 @@ int cmd_run(int argc, char **argv)
             procs_text = arg + 2; /* -p4, as getopt would accept */
         } else if ((value = option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
             engine = value;
+        } else if ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
+            timeout = value;
         } else if (missing) {
             return tool_usage_error("run: option '%s' needs a value", arg);
         } else {
@@ -185,8 +205,14 @@ int cmd_run(int argc, char **argv)
     if (engine != NULL && !tool_engine_available(engine))
         return tool_usage_error("run: engine '%s' is not available (available: %s)", engine,
                                 tool_engine_list());
+    if (timeout != NULL && check_timeout(timeout) != 0)
+        return TOOL_EXIT_USAGE;
     if (i >= argc)
         return tool_usage_error("run: missing program (usage: polybsp run [-p N] PROGRAM [ARGS])");
+    if (timeout != NULL && setenv("POLYBSP_TIMEOUT", timeout, 1) != 0) {
+        fprintf(stderr, "polybsp: run: cannot set POLYBSP_TIMEOUT: %s\n", strerror(errno));
+        return 1;
+    }
 
     const char *built_for = program_engine(argv[i]);
     if (engine == NULL) {

@@ -31,6 +31,18 @@ enum { MPIE_POLLS = 64, MPIE_NAP_NS = 100000 };
 void mpie_wait(int n, MPI_Request *reqs, long nap_ns);
 void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st);
 
+/* The watchdog (mpie_watch.c): mpie_watch_begin, collective over the run's
+ * communicator, starts it for a section when timeout > 0, mpie_watch_end stops
+ * it. Every polling wait starts with an mpie_watch_wait of zeros and calls
+ * mpie_watch_poll between polls once it has to wait: it answers the other ranks'
+ * queries and, past the timeout, asks them and may stop the run. */
+typedef struct mpie_watch_wait {
+    double since, next, look; /* when the wait started, when to ask, when to look for queries */
+} mpie_watch_wait;
+void mpie_watch_begin(MPI_Comm run, double timeout);
+void mpie_watch_end(void);
+void mpie_watch_poll(mpie_watch_wait *wait);
+
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail);
 /* Makes comm the group's communicator and learns every member's run pid. */
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);

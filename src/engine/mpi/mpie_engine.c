@@ -19,6 +19,7 @@
  */
 #define _DEFAULT_SOURCE /* nanosleep */
 #include "core/core.h"
+#include "core/core_watch.h"
 #include "engine/engine.h"
 #include "engine/mpi/mpie.h"
 
@@ -37,6 +38,7 @@ typedef struct section {
     long long nprocs; /* rank 0's bsp_begin argument, checked after it arrives */
     int trace_len;    /* bytes of the trace file's name that follow, 0 for none */
     int over;         /* 1: no section follows, the program is ending */
+    double timeout;   /* rank 0's POLYBSP_TIMEOUT */
 } section;
 
 static struct {
@@ -46,12 +48,14 @@ static struct {
     int rank;
     core_run *run;
     MPI_Comm participants;
-    int serving;      /* a rank other than 0 that runs the sections rank 0 starts */
-    jmp_buf served;   /* where a serving rank goes back to after a section */
-    int announced;    /* the next section's header arrived while serving */
-    long long nprocs; /* ... with this P */
-    int over;         /* rank 0 said no section follows */
-    char *trace;      /* ... and this trace file (NULL: not traced) */
+    int serving;            /* a rank other than 0 that runs the sections rank 0 starts */
+    jmp_buf served;         /* where a serving rank goes back to after a section */
+    int announced;          /* the next section's header arrived while serving */
+    long long nprocs;       /* ... with this P */
+    int over;               /* rank 0 said no section follows */
+    char *trace;            /* ... and this trace file (NULL: not traced) */
+    double timeout;         /* ... and this watchdog timeout (0: none) */
+    core_altstack altstack; /* the crash reporter's, during a section */
 } g;
 
 /* Kept in the program even when unreferenced: `polybsp run` looks for it. */
@@ -137,12 +141,15 @@ void eng_abort(int status)
 void mpie_wait(int n, MPI_Request *reqs, long nap_ns)
 {
     const struct timespec nap = {0, nap_ns};
+    mpie_watch_wait watch = {0, 0, 0};
     for (int done = 0, polls = 0;; polls++) {
         MPI_Testall(n, reqs, &done, MPI_STATUSES_IGNORE);
         if (done)
             return;
-        if (polls >= MPIE_POLLS)
+        if (polls >= MPIE_POLLS) {
             nap_ns ? nanosleep(&nap, NULL) : sched_yield();
+            mpie_watch_poll(&watch);
+        }
     }
 }
 #if defined(__GNUC__) && !defined(__clang__)
@@ -151,12 +158,15 @@ void mpie_wait(int n, MPI_Request *reqs, long nap_ns)
 
 void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st)
 {
+    mpie_watch_wait watch = {0, 0, 0};
     for (int found = 0, polls = 0;; polls++) {
         MPI_Improbe(source, tag, comm, &found, msg, st);
         if (found)
             return;
-        if (polls >= MPIE_POLLS)
+        if (polls >= MPIE_POLLS) {
             sched_yield();
+            mpie_watch_poll(&watch);
+        }
     }
 }
 
@@ -165,8 +175,10 @@ void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Statu
  * hold what arrived. */
 static void announce(long long nprocs, const char *trace, int over)
 {
-    section s = {
-        .nprocs = nprocs, .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0, .over = over};
+    section s = {.nprocs = nprocs,
+                 .trace_len = trace && *trace ? (int)strlen(trace) + 1 : 0,
+                 .over = over,
+                 .timeout = g.rank == 0 && nprocs > 0 ? core_watch_timeout() : 0};
     MPI_Request req;
     MPI_Ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     mpie_wait(1, &req, g.rank == 0 ? 0 : MPIE_NAP_NS);
@@ -181,6 +193,7 @@ static void announce(long long nprocs, const char *trace, int over)
     }
     g.nprocs = s.nprocs;
     g.over = s.over;
+    g.timeout = s.timeout;
 }
 
 /* A serving rank's life: one SPMD function call per section rank 0 starts. */
@@ -341,6 +354,7 @@ void eng_begin(long long nprocs)
     if (core_group_init(&run->root, (int)P, 0))
         core_fatal_oom("process table");
     mpie_group_attach(&run->root, g.participants, rank);
+    mpie_watch_begin(g.participants, g.timeout);
     core_proc *p = calloc(1, sizeof *p);
     if (!p)
         core_fatal_oom("process table");
@@ -353,6 +367,8 @@ void eng_begin(long long nprocs)
     if (g.trace)
         core_trace_start(p);
     g.run = run;
+    if (core_altstack_push(&g.altstack))
+        core_fatal_oom("signal stack");
     core_self = p;
     g.state = ENG_RUNNING;
 }
@@ -409,7 +425,9 @@ static void end_section(unsigned how)
     core_run *run = g.run;
     core_end(p, how);
     write_trace(run, p);
+    mpie_watch_end();
     core_self = NULL;
+    core_altstack_pop(&g.altstack);
     core_proc_free(p);
     free(p);
     core_group_free(&run->root);

@@ -10,6 +10,8 @@
  */
 #include "engine/mpi/mpie.h"
 
+#include "core/core_watch.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,7 @@ void eng_oblsync(core_proc *p, size_t n)
     for (int q = 0; q < c->nprocs; q++)
         c->e.in[q].len = 0;
     size_t have = 0;
+    core_watch_enter(CORE_WATCH_OBLSYNC, p->step);
     MPI_Message msg;
     MPI_Status st;
     while (have < n) {
@@ -68,6 +71,7 @@ void eng_oblsync(core_proc *p, size_t n)
         core_apply_records(p, src, b->data, b->len);
     }
     mpie_wait(c->e.nreqs, c->e.reqs, 0);
+    core_watch_leave();
     c->flags = 0;
     c->tagsize = c->next_tagsize;
     if (p->tr.on)

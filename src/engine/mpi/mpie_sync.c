@@ -18,6 +18,8 @@
  */
 #include "engine/mpi/mpie.h"
 
+#include "core/core_watch.h"
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +125,7 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
         unsigned mine = all, theirs;
         MPI_Request reqs[2];
@@ -133,6 +136,7 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         mpie_wait(2, reqs, 0);
         all |= theirs;
     }
+    core_watch_leave();
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c, all, at);
     if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
@@ -516,6 +520,7 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
     if (!(all & (CORE_HAS_COMM | CORE_HAS_GET)))
         return;
     int P = c->nprocs;
+    core_watch_enter(all & CORE_AT_ANY, p->step);
     c->e.nreqs = 0;
     for (int d = 0; d < P; d++)
         c->e.recs_len[d] = c->out[parity][d].len;
@@ -533,6 +538,7 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         run_gets(p, parity, nreplies);
     land_records(p, parity);
     mpie_wait(c->e.nreqs - nreplies, c->e.reqs + nreplies, 0);
+    core_watch_leave();
 }
 
 /* Gets travel as requests answered by their owners: nothing to note here. */

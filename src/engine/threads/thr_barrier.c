@@ -2,6 +2,9 @@
 #define _DEFAULT_SOURCE /* syscall */
 #include "engine/threads/thr_barrier.h"
 
+#include "core/core.h"
+#include "core/core_watch.h"
+
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
@@ -141,5 +144,9 @@ unsigned thr_barrier_wait(thr_barrier *b, unsigned me, unsigned bits)
 {
     if (b->parties == 1)
         return bits;
-    return b->rounds ? dissemination_wait(b, me, bits) : central_wait(b, bits);
+    if (core_watch_me)
+        core_watch_enter(bits & CORE_AT_ANY, core_self->step);
+    bits = b->rounds ? dissemination_wait(b, me, bits) : central_wait(b, bits);
+    core_watch_leave();
+    return bits;
 }

@@ -11,6 +11,8 @@
  *    spins only a few rounds (yielding) before it sleeps, so it does not steal
  *    the time slice of the thread it waits for.
  * Waiters always spin first and then sleep on a futex; writers wake only sleepers.
+ * The wait is marked for the watchdog (core_watch) as a wait of the calling
+ * process in the call its CORE_AT_* bits name.
  */
 #ifndef POLYBSP_THR_BARRIER_H
 #define POLYBSP_THR_BARRIER_H

@@ -1,9 +1,14 @@
-/* thr_engine — thread start-up, the closing barrier and tear-down. */
-#define _DEFAULT_SOURCE /* SIGSTKSZ, sigaltstack */
+/* thr_engine — thread start-up, the closing barrier and tear-down.
+ *
+ * A thread that runs a process and ends without leaving the section (pthread_exit
+ * or cancellation in the SPMD function, on a worker or on process 0's own thread)
+ * stops the run as it ends: a thread-specific value holds its process until it
+ * has left, and the value's destructor, run as the thread ends, reports it. */
 #include "engine/engine.h"
 
 #include "core/core.h"
 #include "core/core_error.h"
+#include "engine/threads/thr_watch.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,8 +26,7 @@ extern int main(int, char **) __attribute__((weak));
 typedef struct thr_worker {
     pthread_t thread;
     core_proc *proc;
-    void *altstack;
-    stack_t old_altstack; /* the thread's own (a sanitizer may have set one) */
+    core_altstack altstack;
 } thr_worker;
 
 static struct {
@@ -32,6 +36,8 @@ static struct {
     atomic_int state;
     core_run *run;
     thr_worker *workers;
+    core_altstack altstack; /* process 0's */
+    pthread_key_t inside;   /* a thread's process while it runs one */
 } g;
 
 static _Thread_local thr_worker *worker; /* NULL on the program's own thread */
@@ -77,21 +83,50 @@ int eng_available(void)
     return cores > 0 ? (int)cores : 1;
 }
 
-/* The crash reporter needs a stack of its own to report a stack overflow. */
+static void thread_ended(void *value)
+{
+    const core_proc *p = value;
+    if (!p->ended_how)
+        core_fatal_as(p->pid, p->step, "pthread_exit",
+                      "the thread of process %d ended inside the SPMD section", p->pid);
+}
+
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static void make_key(void)
+{
+    if (pthread_key_create(&g.inside, thread_ended))
+        core_fatal("bsp_begin", "cannot create a thread-specific key");
+}
+
+/* The calling thread runs p from now on. */
+static void enter(core_proc *p, core_altstack *stack)
+{
+    if (core_altstack_push(stack))
+        core_fatal_oom("signal stack");
+    core_self = p;
+    core_watch_me = thr_watch_slot(p->pid);
+    pthread_setspecific(g.inside, p);
+}
+
+static void leave(core_altstack *stack)
+{
+    pthread_setspecific(g.inside, NULL);
+    core_watch_me = NULL;
+    core_self = NULL;
+    core_altstack_pop(stack);
+}
+
 static void *worker_main(void *arg)
 {
     thr_worker *w = arg;
-    stack_t ss = {.ss_sp = w->altstack, .ss_size = SIGSTKSZ, .ss_flags = 0};
-    sigaltstack(&ss, &w->old_altstack);
-    core_self = w->proc;
+    enter(w->proc, &w->altstack);
     worker = w;
     if (g.spmd)
         g.spmd();
     else
         main(g.argc, g.argv);
     core_end(w->proc, CORE_END_RETURNED);
-    core_self = NULL;
-    sigaltstack(&w->old_altstack, NULL);
+    leave(&w->altstack);
     return NULL;
 }
 
@@ -123,6 +158,8 @@ void eng_begin(long long nprocs)
     if (!g.spmd && !main)
         core_fatal("bsp_begin", "without bsp_init, bsp_begin must be called from main");
     core_install_reporters();
+    pthread_once(&key_once, make_key);
+    double timeout = core_watch_timeout();
 
     int P = (int)nprocs;
     core_run *run = aligned_zalloc(sizeof *run);
@@ -145,13 +182,14 @@ void eng_begin(long long nprocs)
     g.workers = calloc((size_t)P, sizeof *g.workers);
     if (!g.workers)
         core_fatal_oom("process table");
-    core_self = run->procs[0];
+    if (P > 1)
+        thr_watch_start(run, timeout);
+    enter(run->procs[0], &g.altstack);
     atomic_store(&g.state, ENG_RUNNING);
     for (int i = 1; i < P; i++) {
         thr_worker *w = &g.workers[i];
         w->proc = run->procs[i];
-        w->altstack = malloc(SIGSTKSZ);
-        int err = w->altstack ? pthread_create(&w->thread, NULL, worker_main, w) : ENOMEM;
+        int err = pthread_create(&w->thread, NULL, worker_main, w);
         if (err)
             core_fatal("bsp_begin", "cannot start process %d: %s", i, strerror(err));
     }
@@ -162,16 +200,15 @@ void eng_end(void)
     core_proc *p = core_self;
     core_end(p, CORE_END_CALLED);
     if (worker) {
-        core_self = NULL;
-        sigaltstack(&worker->old_altstack, NULL);
+        leave(&worker->altstack);
         pthread_exit(NULL);
     }
     core_run *run = g.run;
-    for (int i = 1; i < run->nprocs; i++) {
+    for (int i = 1; i < run->nprocs; i++)
         pthread_join(g.workers[i].thread, NULL);
-        free(g.workers[i].altstack);
-    }
+    thr_watch_stop();
     core_trace_finish(run, NULL, 0);
+    leave(&g.altstack);
     for (int i = 0; i < run->nprocs; i++) {
         core_proc_free(run->procs[i]);
         free(run->procs[i]);
@@ -182,6 +219,5 @@ void eng_end(void)
     free(g.workers);
     g.run = NULL;
     g.workers = NULL;
-    core_self = NULL;
     atomic_store(&g.state, ENG_AFTER);
 }

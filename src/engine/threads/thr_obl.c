@@ -4,6 +4,7 @@
 
 #include "core/core.h"
 #include "core/core_error.h"
+#include "core/core_watch.h"
 
 #include <linux/futex.h>
 #include <sched.h>
@@ -197,7 +198,9 @@ void eng_oblsync(core_proc *p, size_t n)
             deliver(c, d, &c->out[parity][d]);
     }
     thr_mailbox_release(c->e.mailbox);
+    core_watch_enter(CORE_WATCH_OBLSYNC, p->step);
     wait_for(c, n);
+    core_watch_leave();
 
     c->nin = c->inhead = 0;
     c->inbytes = 0;
