@@ -101,7 +101,9 @@ one_run() { # engine fault run
   if [ -n "$tag" ]; then
     # Once every rank has said it runs: a rank stopped inside MPI_Init or
     # bsp_begin's collectives is not the watchdog's (docs/reliability.md).
-    for _ in $(seq 1 200); do
+    # (Deadlines by the clock: on a loaded machine each sleep takes longer.)
+    local until=$((SECONDS + 20))
+    while [ "$SECONDS" -lt "$until" ]; do
       [ "$(grep -c runs "$err.out" 2>/dev/null)" -ge 4 ] && break
       sleep 0.1
     done
@@ -113,8 +115,8 @@ one_run() { # engine fault run
       [ "$fault" = stop ] && kill -STOP "$victim" 2>/dev/null
     fi
   fi
-  local ended=0
-  for _ in $(seq 1 $((limit * 10))); do
+  local ended=0 until=$((SECONDS + limit))
+  while [ "$SECONDS" -lt "$until" ]; do
     kill -0 "$job" 2>/dev/null || { ended=1; break; }
     sleep 0.1
   done
@@ -141,8 +143,8 @@ one_run() { # engine fault run
   fi
   # Nothing may be left: the ranks (by their marked arguments, or the program's
   # path with this run's own arguments), a stopped one included.
-  local left=""
-  for _ in $(seq 1 50); do
+  local left="" until=$((SECONDS + 5))
+  while [ "$SECONDS" -lt "$until" ]; do
     if [ -n "$tag" ]; then
       left=$(pgrep -f "fault_mpi forever 0 $tag\$")
     else
