@@ -34,6 +34,18 @@ static long rss_kb(void)
     return kb;
 }
 
+/* The largest RSS of the processes (on threads all see the same); a superstep. */
+static long largest_rss(long *all, int p, int P)
+{
+    long kb = rss_kb(), top = 0;
+    for (int q = 0; q < P; q++)
+        bsp_put(q, &kb, all, (size_t)p * sizeof kb, sizeof kb);
+    bsp_sync();
+    for (int q = 0; q < P; q++)
+        top = all[q] > top ? all[q] : top;
+    return top;
+}
+
 static void spmd(void)
 {
     bsp_begin(getenv("POLYBSP_NPROCS") ? bsp_nprocs() : 4);
@@ -51,16 +63,8 @@ static void spmd(void)
     bsp_sync();
     double t0 = bsp_time();
     for (long s = 0, next = 0; s < steps; s++) {
-        if (s == next * (steps / SAMPLES)) {
-            long kb = rss_kb(); /* the largest of the ranks; on threads all equal */
-            for (int q = 0; q < P; q++)
-                bsp_put(q, &kb, all, (size_t)p * sizeof kb, sizeof kb);
-            bsp_sync();
-            rss[next] = 0;
-            for (int q = 0; q < P; q++)
-                rss[next] = all[q] > rss[next] ? all[q] : rss[next];
-            next++;
-        }
+        if (s == next * (steps / SAMPLES))
+            rss[next++] = largest_rss(all, p, P);
         memset(out, (int)(s & 0xff), BYTES);
         bsp_put((p + 1) % P, out, in, 0, BYTES);
         bsp_get((p + P - 1) % P, out, 0, got, BYTES);
@@ -77,13 +81,7 @@ static void spmd(void)
             bsp_abort("soak: superstep %ld brought %d messages, not 1", s, (int)nmsgs);
         bsp_move(payload, PAYLOAD);
     }
-    long end = rss_kb();
-    for (int q = 0; q < P; q++)
-        bsp_put(q, &end, all, (size_t)p * sizeof end, sizeof end);
-    bsp_sync();
-    rss[SAMPLES] = 0;
-    for (int q = 0; q < P; q++)
-        rss[SAMPLES] = all[q] > rss[SAMPLES] ? all[q] : rss[SAMPLES];
+    rss[SAMPLES] = largest_rss(all, p, P);
     double t = bsp_time() - t0;
     if (p == 0) {
         printf("soak: %ld supersteps at P = %d on the %s engine in %.1f s (%.2f us each)\n", steps,
