@@ -160,11 +160,12 @@ static void inquire(const mpie_watch_wait *wait)
     }
     if (lowest != w.me)
         return;
+    /* The silent ones have not ended the superstep this rank waits to end. */
+    unsigned long step = w.late[w.me].step;
     size_t n = 0;
     for (int q = 0; q < w.nprocs; q++)
         if (!w.heard[q])
-            w.late[n++] =
-                (core_watch_late){.pid = q, .at = CORE_WATCH_SILENT, .step = w.late[w.me].step};
+            w.late[n++] = (core_watch_late){.pid = q, .at = CORE_WATCH_SILENT, .step = step};
     if (n)
         report(n);
     if (all_long)
