@@ -99,6 +99,15 @@ static void spmd(void)
         if (growth > 5)
             bsp_abort("soak: memory grew by %.2f %%", growth);
     }
+    bsp_pop_reg(all);
+    bsp_pop_reg(out);
+    bsp_pop_reg(in);
+    bsp_sync();
+    free(all);
+    free(rss);
+    free(got);
+    free(out);
+    free(in);
     bsp_end();
 }
 
