@@ -361,6 +361,11 @@ static void begin_zero(struct ctx *c)
     (void)c;
     begin_nprocs = 0;
 }
+static void begin_huge(struct ctx *c)
+{
+    (void)c;
+    begin_nprocs = 1000000;
+}
 #ifndef POLYBSP_MCBSP
 static void begin_negative(struct ctx *c)
 {
@@ -469,6 +474,7 @@ static const struct bad_case cases[] = {
     {"after_pid", AFTER, call_pid},
     {"after_sync", AFTER, call_sync},
     {"begin_zero", BEFORE, begin_zero},
+    {"begin_huge", BEFORE, begin_huge},
     {"begin_twice", INSIDE_ACTOR, begin_twice},
     {"end_early", END_EARLY, NULL},
     {"return_early", RETURN_EARLY, NULL},

@@ -11,6 +11,7 @@
 #include "engine/threads/thr_watch.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -139,6 +140,27 @@ static void *aligned_zalloc(size_t n)
     return p;
 }
 
+/* Every process keeps the descriptor of its outgoing buffer to every member, for
+ * two superstep parities: 2·P·sizeof(core_buf) bytes each, 2·P²·sizeof(core_buf)
+ * for the run, which grows faster than anything else with P. A P for which that
+ * alone exceeds the machine's memory is refused before anything is allocated,
+ * with the largest P that fits, instead of running out of memory while starting. */
+static void check_memory(long long nprocs)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0)
+        return;
+    double memory = (double)pages * (double)page, per_pair = 2.0 * sizeof(core_buf);
+    double need = per_pair * (double)nprocs * (double)nprocs;
+    if (need <= memory)
+        return;
+    core_fatal("bsp_begin",
+               "%lld processes need %.0f GiB for their buffer descriptors (2 x %zu bytes per "
+               "pair of processes), more than this machine's %.1f GiB: at most %.0f processes here",
+               nprocs, need / (1 << 30), sizeof(core_buf), memory / (1 << 30),
+               floor(sqrt(memory / per_pair)));
+}
+
 void eng_begin(long long nprocs)
 {
     if (worker) { /* started by process 0; the section is already set up */
@@ -157,6 +179,7 @@ void eng_begin(long long nprocs)
         core_fatal("bsp_begin", "number of processes %lld is more than %d", nprocs, ENG_MAX_NPROCS);
     if (!g.spmd && !main)
         core_fatal("bsp_begin", "without bsp_init, bsp_begin must be called from main");
+    check_memory(nprocs);
     core_install_reporters();
     pthread_once(&key_once, make_key);
     double timeout = core_watch_timeout();
