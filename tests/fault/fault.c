@@ -15,6 +15,7 @@
  *  pthread_exit ends its thread (threads engine)
  *  abort        calls abort()
  *  crash        stores through a null pointer
+ *  sigkill      raises SIGKILL, which no handler can report
  *  forever      nobody commits a fault: the supersteps go on until the run is
  *               stopped from outside (bench/fault_inject.sh's kill and stop)
  *  overflow     recurses until the stack overflows
@@ -24,6 +25,7 @@
 #define _DEFAULT_SOURCE /* usleep */
 #include <polybsp.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,8 @@ static void commit(void)
         pthread_exit(NULL);
     else if (!strcmp(fault, "abort"))
         abort();
+    else if (!strcmp(fault, "sigkill"))
+        raise(SIGKILL);
     else if (!strcmp(fault, "crash"))
         *(volatile int *)(uintptr_t)spin = 1; /* spin is 0 here */
     else if (!strcmp(fault, "overflow"))

@@ -167,6 +167,13 @@ static const char *program_engine(const char *name)
     return found;
 }
 
+/* The line and status of a program that cannot be started, as env(1) gives them. */
+static int cannot_run(const char *name, int err)
+{
+    fprintf(stderr, "polybsp: run: cannot run '%s': %s\n", name, strerror(err));
+    return err == ENOENT ? 127 : 126;
+}
+
 int cmd_run(int argc, char **argv)
 {
     const char *procs_text = NULL, *timeout = NULL;
@@ -225,8 +232,14 @@ int cmd_run(int argc, char **argv)
         return tool_usage_error("run: '%s' is built for the %s engine, not %s (link it with "
                                 "bspcc --engine %s)",
                                 argv[i], built_for, engine, engine);
-    if (strcmp(engine, "mpi") == 0)
+    if (strcmp(engine, "mpi") == 0) {
+        /* Told here as execvp would tell it: the launcher, quiet, would not. */
+        char path[PATH_MAX];
+        find_program(argv[i], path, sizeof path);
+        if (!path[0] || access(path, X_OK) != 0)
+            return cannot_run(argv[i], path[0] ? errno : ENOENT);
         return tool_exec_mpi("run", procs_text != NULL ? procs : 0, argv + i);
+    }
     if (procs_text != NULL) {
         char value[32];
         snprintf(value, sizeof value, "%ld", procs);
@@ -236,7 +249,5 @@ int cmd_run(int argc, char **argv)
         }
     }
     execvp(argv[i], argv + i);
-    int err = errno;
-    fprintf(stderr, "polybsp: run: cannot run '%s': %s\n", argv[i], strerror(err));
-    return err == ENOENT ? 127 : 126;
+    return cannot_run(argv[i], errno);
 }

@@ -3,10 +3,12 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi). */
@@ -77,7 +79,7 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     size_t n = 0;
     while (argv[n] != NULL)
         n++;
-    char **args = calloc(n + 5, sizeof *args);
+    char **args = calloc(n + 6, sizeof *args);
     if (args == NULL) {
         fprintf(stderr, "polybsp: %s: out of memory\n", cmd);
         return 1;
@@ -88,7 +90,10 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     args[k++] = (char *)POLYBSP_MPIEXEC;
 #ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
     args[k++] = (char *)"--oversubscribe"; /* more ranks than cores is allowed */
-    if (geteuid() == 0) {                  /* Open MPI refuses root unless told twice */
+    /* No banners after polybsp's own one line (MPI_Abort's, a rank's non-zero
+     * exit): the lines polybsp cannot print itself are added below. */
+    args[k++] = (char *)"--quiet";
+    if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
     }
@@ -98,10 +103,36 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         args[k++] = count;
     }
     memcpy(args + k, argv, (n + 1) * sizeof *args);
-    execv(args[0], args);
-    fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
+    /* mpiexec runs as a child, so that a rank killed by SIGKILL, which no
+     * handler of the rank can report, still gets its line. Interrupts reach
+     * mpiexec, which ends the ranks; we wait for it, as system(3) does. */
+    pid_t child = fork();
+    if (child == 0) {
+        execv(args[0], args);
+        fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
+        _exit(127);
+    }
     free(args);
-    return 127;
+    if (child < 0) {
+        fprintf(stderr, "polybsp: %s: cannot start '%s': %s\n", cmd, POLYBSP_MPIEXEC,
+                strerror(errno));
+        return 1;
+    }
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    sigemptyset(&ignore.sa_mask);
+    sigaction(SIGINT, &ignore, &old_int);
+    sigaction(SIGQUIT, &ignore, &old_quit);
+    int status;
+    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+        continue;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (WIFSIGNALED(status))
+        return 128 + WTERMSIG(status);
+    int code = WEXITSTATUS(status);
+    if (code == 128 + SIGKILL)
+        fprintf(stderr, "polybsp: %s: a process was killed by signal %d (SIGKILL)\n", cmd, SIGKILL);
+    return code;
 #else
     (void)np;
     (void)argv;

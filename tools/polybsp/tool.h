@@ -39,11 +39,12 @@ bool tool_engine_available(const char *name);
 /* tool_engines joined with ", ", for messages; a static buffer. */
 const char *tool_engine_list(void);
 
-/* Replaces this process with MPI's launcher running argv (argv[0] the program)
- * on np ranks (0: the launcher decides), oversubscribed and as root allowed as
- * Open MPI needs to be told. Returns only on failure, after one line
- * `polybsp: CMD: ...`: 127 when the launcher cannot run, 2 when this polybsp
- * was built without MPI. */
+/* Runs MPI's launcher on argv (argv[0] the program) on np ranks (0: the launcher
+ * decides), oversubscribed, as root allowed and without Open MPI's banners, and
+ * returns its exit status (128 + S when it died by signal S), after one line
+ * `polybsp: CMD: ...` when a rank was killed by SIGKILL (which no rank can
+ * report). 127 when the launcher cannot run, 2 when this polybsp was built
+ * without MPI, each after one line. */
 int tool_exec_mpi(const char *cmd, long np, char *const *argv);
 
 /* The same for `sibling`, the program of that name beside this one, with
