@@ -53,8 +53,7 @@ static void check_levels(const cost_machine *m, int P, char **absent, int nabsen
         cluster = (P + (1 << i) - 1) >> i;
         char name[32];
         snprintf(name, sizeof name, "dbsp.%d", i);
-        if (i > 0 && (k == m->nlevels || m->levels[k].level != i) &&
-            is_listed(name, absent, nabsent))
+        if ((k == m->nlevels || m->levels[k].level != i) && is_listed(name, absent, nabsent))
             continue;
         CHECK(k < m->nlevels);
         if (k == m->nlevels)
