@@ -1,0 +1,38 @@
+/* ex_util.h — what the example programs multisearch, broadcast_study and
+ * hm_routing share: command-line parsing that stops with one line "NAME: ..."
+ * and exit status 2 (called in main, before any process starts), a seeded
+ * hash for reproducible inputs, and the timing of repeated runs as the median
+ * over runs of the slowest process.
+ */
+#ifndef POLYBSP_EX_UTIL_H
+#define POLYBSP_EX_UTIL_H
+
+#include <bsp.h>
+
+#include <stdint.h>
+
+/* The program name that starts every error line. */
+void ex_set_name(const char *name);
+
+/* One line "NAME: ..." on stderr and exit status 2. */
+void ex_usage_error(const char *fmt, ...) POLYBSP_PRINTF(1, 2) POLYBSP_NORETURN;
+
+/* argv[*i + 1], advancing *i; "option X needs a value" when there is none. */
+const char *ex_value(int argc, char **argv, int *i);
+
+/* An integer in [min, max]: "OPTION expects an integer in [MIN, MAX], got 'TEXT'". */
+long ex_parse_long(const char *option, const char *text, long min, long max);
+
+/* A seed: any integer >= 0 that fits an unsigned long. */
+unsigned long ex_parse_seed(const char *option, const char *text);
+
+/* splitmix64 of x: a well-mixed 64-bit value, the same on every process. */
+uint64_t ex_mix(uint64_t x);
+
+/* The median of v[0, n) (sorts v). */
+double ex_median(double *v, int n);
+
+/* Collective: the largest of every process's `mine` (on every process). */
+double ex_max_over_procs(double mine);
+
+#endif /* POLYBSP_EX_UTIL_H */
