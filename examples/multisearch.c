@@ -23,11 +23,13 @@
  *   z       the children of all nodes of process Q go to z processes chosen at
  *           random for Q and the level (the BSP* algorithm): a process then
  *           sends its small jobs in at most z messages, not up to P - 1.
- * All records for one process in one superstep travel as one bsp_send.
+ * All records of one kind for one process in one superstep travel as one
+ * bsp_send; with --messages single every record is a bsp_send of its own (the
+ * paper's bad case for BSP*: messages of one information unit).
  *
  * usage: multisearch [-n N] [-d D] [--depth K] [--mapping random|z] [--z Z]
- *                    [--block B] [--queries uniform|skewed] [--seed S] [-p P]
- *                    [--check] [--time] [--reps R] [--trace]
+ *                    [--block B] [--queries uniform|skewed] [--messages batched|single]
+ *                    [--seed S] [-p P] [--check] [--time] [--reps R] [--trace]
  * Exit status 0; 1 when --check finds a wrong answer; 2 on bad arguments (one
  * line "multisearch: ..." on stderr before any process starts).
  */
@@ -50,14 +52,14 @@ enum { QUERIES_UNIFORM, QUERIES_SKEWED };
 
 static struct options {
     long n, d, depth, z, block, p, reps;
-    int mapping, queries, check, time, trace;
+    int mapping, queries, single, check, time, trace;
     unsigned long seed;
-} opt = {1L << 16, 16, 4, 0, 256, 0, 11, MAP_RANDOM, QUERIES_UNIFORM, 0, 0, 0, 1};
+} opt = {1L << 16, 16, 4, 0, 256, 0, 11, MAP_RANDOM, QUERIES_UNIFORM, 0, 0, 0, 0, 1};
 
 static const char usage[] =
     "usage: multisearch [-n N] [-d D] [--depth K] [--mapping random|z] [--z Z]\n"
-    "                   [--block B] [--queries uniform|skewed] [--seed S] [-p P]\n"
-    "                   [--check] [--time] [--reps R] [--trace]\n"
+    "                   [--block B] [--queries uniform|skewed] [--messages batched|single]\n"
+    "                   [--seed S] [-p P] [--check] [--time] [--reps R] [--trace]\n"
     "  -n N         queries (default 65536)\n"
     "  -d D         arity of the search tree (default 16)\n"
     "  --depth K    levels below the root: D^K segments (default 4)\n"
@@ -66,6 +68,8 @@ static const char usage[] =
     "  --z Z        z of the z-mapping (default: about (N/P)*24/B, at least 2)\n"
     "  --block B    the critical block size in bytes that sets the default z (256)\n"
     "  --queries    uniform (default) or skewed: 7/8 of them in one segment\n"
+    "  --messages   batched: one message per process and kind per superstep\n"
+    "               (default); single: one message per record\n"
     "  --seed S     seed of the segments, the mapping and the queries (default 1)\n"
     "  -p P         processes (default: bsp_nprocs())\n"
     "  --check      compare every answer with a sequential binary search\n"
@@ -274,6 +278,12 @@ static int32_t child(const uint64_t *keys, int nkeys, uint64_t key)
 
 static void emit(ms *m, enum kind k, int pid, const void *rec, size_t n)
 {
+    if (opt.single && pid != m->s) {
+        int tag = k;
+        bsp_send(pid, &tag, rec, (bsp_size_t)n);
+        m->stats[2]++;
+        return;
+    }
     buf_add(&m->to[k * m->p + pid], rec, n);
 }
 
@@ -562,9 +572,9 @@ static void spmd(void)
         if (opt.mapping == MAP_Z)
             snprintf(mapping, sizeof mapping, "z-mapping (z = %d)", z);
         printf("multisearch: P = %d, n = %ld %s queries, d = %ld, depth %ld (%llu segments), "
-               "%s, r = %ld\n",
+               "%s, %s messages, r = %ld\n",
                m.p, opt.n, opt.queries == QUERIES_SKEWED ? "skewed" : "uniform", opt.d, opt.depth,
-               (unsigned long long)nsegments(), mapping, m.r);
+               (unsigned long long)nsegments(), mapping, opt.single ? "single" : "batched", m.r);
     }
     bsp_sync();
 
@@ -637,6 +647,11 @@ static void parse(int argc, char **argv)
             if (strcmp(v, "uniform") && strcmp(v, "skewed"))
                 ex_usage_error("--queries expects uniform or skewed, got '%s'", v);
             opt.queries = strcmp(v, "skewed") ? QUERIES_UNIFORM : QUERIES_SKEWED;
+        } else if (!strcmp(a, "--messages")) {
+            const char *v = ex_value(argc, argv, &i);
+            if (strcmp(v, "batched") && strcmp(v, "single"))
+                ex_usage_error("--messages expects batched or single, got '%s'", v);
+            opt.single = !strcmp(v, "single");
         } else if (!strcmp(a, "--check")) {
             opt.check = 1;
         } else if (!strcmp(a, "--time")) {

@@ -1,0 +1,43 @@
+# lib.sh — sourced by the benchmarks of bench/paper: where the programs are, the
+# machine file, the medians and the predictions they share.
+#   paper_setup BUILD [MACHINE]  sets $bin (examples), $polybsp, $tmp (removed at
+#       exit) and $machine: MACHINE, or a fresh `polybsp probe -p 2,4` of this
+#       machine when none is given.
+#   median N...                  the median of the numbers (the mean of the two
+#       middle ones for an even count).
+#   predict_total TRACE MODEL... the CSV fields of predict's total row:
+#       total,real,<model>,<model>_error,...
+set -u
+
+paper_setup() {
+  if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
+    echo "usage: $0 BUILD_DIR [MACHINE_FILE]   (a built polybsp build directory)" >&2
+    exit 2
+  fi
+  build=$(cd "$1" && pwd)
+  bin="$build/examples"
+  polybsp="$build/tools/polybsp/polybsp"
+  tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-paper.XXXXXX") || exit 1
+  trap 'rm -rf "$tmp"' EXIT HUP INT TERM
+  machine=${2:-}
+  if [ -z "$machine" ]; then
+    machine="$tmp/machine.json"
+    echo "calibrating: polybsp probe -p 2,4 (about a minute) ..." >&2
+    "$polybsp" probe -p 2,4 -o "$machine" >/dev/null || exit 1
+  fi
+}
+
+median() {
+  printf '%s\n' "$@" | sort -g | awk '{v[NR] = $1} END {
+    if (NR == 0) exit 1
+    if (NR % 2) print v[(NR + 1) / 2]; else printf "%.6g\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+predict_total() {
+  trace=$1
+  shift
+  args=""
+  for m in "$@"; do args="$args --model $m"; done
+  # shellcheck disable=SC2086
+  "$polybsp" predict --machine "$machine" $args --format csv "$trace" | grep '^total,'
+}
