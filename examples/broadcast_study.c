@@ -1,0 +1,163 @@
+/* broadcast_study — one of the library's four broadcasts (bsp_bcast_with:
+ * DIRECT, BINOMIAL, TWOPHASE, ROOTP; paper 003 section 3.2 for Root(p)) run
+ * repeatedly at one size, checked, timed and traced, so that
+ * bench/paper/broadcast.sh can set each algorithm's real time beside what BSP,
+ * D-BSP and CCM predict for it (docs/broadcast_study.md).
+ *
+ * usage: broadcast_study [--alg direct|binomial|twophase|rootp] [-n BYTES]
+ *                        [--root R] [--reps K] [--seed S] [-p P] [--trace]
+ * Every run broadcasts n seeded bytes from the root; every process checks them.
+ * It prints the median over K runs of the slowest process's broadcast time;
+ * --trace records K more broadcasts (bsp_trace_begin/end), so that a
+ * prediction of the trace divided by K is the prediction for one.
+ * Exit status 0; 1 if a process received wrong bytes; 2 on bad arguments (one
+ * line "broadcast_study: ..." on stderr before any process starts).
+ */
+#include "common/ex_util.h"
+
+#include <bsp.h>
+#include <polybsp.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const struct {
+    const char *name;
+    bsp_bcast_alg alg;
+} algs[] = {{"direct", BSP_BCAST_DIRECT},
+            {"binomial", BSP_BCAST_BINOMIAL},
+            {"twophase", BSP_BCAST_TWOPHASE},
+            {"rootp", BSP_BCAST_ROOTP}};
+
+static struct options {
+    int alg; /* index into algs */
+    long n, root, reps, p;
+    unsigned long seed;
+    int trace;
+} opt = {1, 65536, 0, 21, 0, 1, 0};
+
+static const char usage[] =
+    "usage: broadcast_study [--alg direct|binomial|twophase|rootp] [-n BYTES]\n"
+    "                       [--root R] [--reps K] [--seed S] [-p P] [--trace]\n"
+    "  --alg A    the broadcast (default binomial; include/polybsp_coll.h)\n"
+    "  -n BYTES   bytes broadcast (default 65536)\n"
+    "  --root R   the process that holds them (default 0)\n"
+    "  --reps K   timed broadcasts, and traced ones with --trace (default 21)\n"
+    "  --seed S   seed of the bytes (default 1)\n"
+    "  -p P       processes (default: bsp_nprocs())\n"
+    "  --trace    trace K more broadcasts (bsp_trace_begin/end)\n";
+
+static int exit_status;
+
+static unsigned char byte_at(long i, long run)
+{
+    return (unsigned char)ex_mix(opt.seed * 1000003 + (uint64_t)run * 7919 + (uint64_t)i);
+}
+
+/* Broadcast run `run`'s bytes from the root; the number of wrong bytes here. */
+static long one(unsigned char *buf, long run)
+{
+    int s = bsp_pid();
+    for (long i = 0; i < opt.n; i++)
+        buf[i] = s == opt.root ? byte_at(i, run) : 0;
+    bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+    long wrong = 0;
+    for (long i = 0; i < opt.n; i++)
+        wrong += buf[i] != byte_at(i, run);
+    return wrong;
+}
+
+static void sum_long(void *acc, const void *in, size_t nbytes)
+{
+    (void)nbytes;
+    *(long *)acc += *(const long *)in;
+}
+
+static void spmd(void)
+{
+    bsp_begin((int)opt.p);
+    int s = bsp_pid(), p = bsp_nprocs();
+    unsigned char *buf = malloc(opt.n ? (size_t)opt.n : 1);
+    double *t = malloc((size_t)opt.reps * sizeof *t);
+    if (!buf || !t)
+        bsp_abort("broadcast_study: out of memory for %ld bytes", opt.n);
+    long wrong = one(buf, 0); /* untimed: first touches */
+    for (long r = 0; r < opt.reps; r++) {
+        bsp_sync();
+        double t0 = bsp_time();
+        bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+        t[r] = ex_max_over_procs(bsp_time() - t0);
+    }
+    if (opt.trace) {
+        bsp_sync();
+        bsp_trace_begin();
+        for (long r = 0; r < opt.reps; r++)
+            bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+        bsp_trace_end();
+    }
+    wrong += one(buf, 1);
+    long all;
+    bsp_allreduce(&wrong, &all, sizeof all, sum_long);
+    if (s == 0) {
+        double med = ex_median(t, (int)opt.reps);
+        printf("broadcast_study: P = %d, %s, n = %ld bytes from process %ld: median %.6e s over "
+               "%ld runs (min %.6e s, max %.6e s)\n",
+               p, algs[opt.alg].name, opt.n, opt.root, med, opt.reps, t[0], t[opt.reps - 1]);
+        if (all)
+            printf("check: FAILED: %ld wrong bytes\n", all);
+        else
+            printf("check: every process received the root's bytes\n");
+        exit_status = all != 0;
+    }
+    free(buf);
+    free(t);
+    bsp_end();
+}
+
+static void parse(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            exit(0);
+        } else if (!strcmp(a, "--alg")) {
+            const char *v = ex_value(argc, argv, &i);
+            int k = 0, n = (int)(sizeof algs / sizeof algs[0]);
+            while (k < n && strcmp(v, algs[k].name))
+                k++;
+            if (k == n)
+                ex_usage_error("--alg expects direct, binomial, twophase or rootp, got '%s'", v);
+            opt.alg = k;
+        } else if (!strcmp(a, "-n")) {
+            opt.n = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1L << 30);
+        } else if (!strcmp(a, "--root")) {
+            opt.root = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1 << 20);
+        } else if (!strcmp(a, "--reps")) {
+            opt.reps = ex_parse_long(a, ex_value(argc, argv, &i), 1, 100000);
+        } else if (!strcmp(a, "--seed")) {
+            opt.seed = ex_parse_seed(a, ex_value(argc, argv, &i));
+        } else if (!strcmp(a, "-p")) {
+            opt.p = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1 << 20);
+        } else if (!strcmp(a, "--trace")) {
+            opt.trace = 1;
+        } else {
+            ex_usage_error("unknown option '%s' (see broadcast_study --help)", a);
+        }
+    }
+    if (opt.p == 0)
+        opt.p = bsp_nprocs();
+    if (opt.root >= opt.p)
+        ex_usage_error("--root %ld is not a process of P = %ld", opt.root, opt.p);
+}
+
+int main(int argc, char **argv)
+{
+    ex_set_name("broadcast_study");
+    parse(argc, argv);
+    bsp_init(spmd, argc, argv);
+    spmd();
+    return exit_status;
+}
