@@ -133,27 +133,6 @@ typedef struct {
 
 enum kind { K_COUNT, K_SPLIT, K_QUERY, K_ANSWER, NKINDS };
 
-typedef struct {
-    unsigned char *data;
-    size_t len, cap;
-} buf;
-
-static void buf_add(buf *b, const void *rec, size_t n)
-{
-    if (b->len + n > b->cap) {
-        size_t cap = b->cap ? 2 * b->cap : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        unsigned char *data = realloc(b->data, cap);
-        if (!data)
-            bsp_abort("multisearch: out of memory for %zu bytes of messages", cap);
-        b->data = data;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, rec, n);
-    b->len += n;
-}
-
 /* ------------------------------------------------------------------ the tree */
 
 typedef struct {
@@ -163,9 +142,9 @@ typedef struct {
     int32_t *owner; /* per inner node: its process */
     int32_t *slot;  /* per inner node owned here: its splitters' place in split */
     uint64_t *split;
-    buf out[NKINDS], *to;  /* to[kind * p + pid]: this superstep's records */
-    buf counts, splits;    /* received count_rec, split records */
-    buf moved, moved_next; /* queries held here as their node's owner */
+    ex_buf *to;               /* to[kind * p + pid]: this superstep's records */
+    ex_buf counts, splits;    /* received count_rec, split records */
+    ex_buf moved, moved_next; /* queries held here as their node's owner */
     query *home;
     long nhome;
     int32_t *answer; /* per home query: its segment, -1 until known */
@@ -284,7 +263,7 @@ static void emit(ms *m, enum kind k, int pid, const void *rec, size_t n)
         m->stats[2]++;
         return;
     }
-    buf_add(&m->to[k * m->p + pid], rec, n);
+    ex_buf_add(&m->to[k * m->p + pid], rec, n);
 }
 
 static size_t split_bytes(const ms *m) { return sizeof(uint64_t) * (size_t)m->d; }
@@ -293,11 +272,11 @@ static size_t split_bytes(const ms *m) { return sizeof(uint64_t) * (size_t)m->d;
 static void receive(ms *m, int k, const unsigned char *data, size_t len)
 {
     if (k == K_COUNT)
-        buf_add(&m->counts, data, len);
+        ex_buf_add(&m->counts, data, len);
     else if (k == K_SPLIT)
-        buf_add(&m->splits, data, len);
+        ex_buf_add(&m->splits, data, len);
     else if (k == K_QUERY)
-        buf_add(&m->moved_next, data, len);
+        ex_buf_add(&m->moved_next, data, len);
     else
         for (size_t i = 0; i < len; i += sizeof(answer_rec)) {
             answer_rec a;
@@ -306,36 +285,27 @@ static void receive(ms *m, int k, const unsigned char *data, size_t len)
         }
 }
 
+static void receive_message(void *ctx, const void *tag, const void *payload, size_t nbytes)
+{
+    int k;
+    memcpy(&k, tag, sizeof k);
+    receive(ctx, k, payload, nbytes);
+}
+
 /* One bsp_send per process and kind, then the sync; records for this process
  * itself skip the network. */
 static void exchange(ms *m)
 {
     for (int k = 0; k < NKINDS; k++)
-        for (int q = 0; q < m->p; q++) {
-            buf *b = &m->to[k * m->p + q];
-            if (b->len && q != m->s) {
-                bsp_send(q, &k, b->data, (bsp_size_t)b->len);
-                m->stats[2]++;
-            }
-        }
+        m->stats[2] += ex_send_batches(m->to + k * m->p, &k);
     bsp_sync();
     for (int k = 0; k < NKINDS; k++) {
-        buf *self = &m->to[k * m->p + m->s];
+        ex_buf *self = &m->to[k * m->p + m->s];
         receive(m, k, self->data, self->len);
         for (int q = 0; q < m->p; q++)
             m->to[k * m->p + q].len = 0;
     }
-    bsp_nprocs_t nmsg;
-    bsp_size_t nbytes;
-    bsp_qsize(&nmsg, &nbytes);
-    for (bsp_nprocs_t i = 0; i < nmsg; i++) {
-        bsp_size_t len;
-        int k;
-        const void *tag, *payload;
-        len = bsp_hpmove((void **)&tag, (void **)&payload);
-        memcpy(&k, tag, sizeof k);
-        receive(m, k, payload, (size_t)len);
-    }
+    ex_each_message(receive_message, m);
 }
 
 /* ------------------------------------------------------------------ rounds */
@@ -446,7 +416,7 @@ static void search_or_move(ms *m, int t)
  * next node's owner, or home with their answer from the last level. */
 static void search_moved(ms *m)
 {
-    buf tmp = m->moved;
+    ex_buf tmp = m->moved;
     m->moved = m->moved_next;
     m->moved_next = tmp;
     m->moved_next.len = 0;
@@ -596,12 +566,12 @@ static void spmd(void)
         bsp_trace_end();
     }
     for (int k = 0; k < NKINDS * m.p; k++)
-        free(m.to[k].data);
+        ex_buf_free(&m.to[k]);
     free(m.to);
-    free(m.counts.data);
-    free(m.splits.data);
-    free(m.moved.data);
-    free(m.moved_next.data);
+    ex_buf_free(&m.counts);
+    ex_buf_free(&m.splits);
+    ex_buf_free(&m.moved);
+    ex_buf_free(&m.moved_next);
     free(m.first);
     free(m.owner);
     free(m.slot);

@@ -1,7 +1,8 @@
 # lib.sh — sourced by the benchmarks of bench/paper: where the programs are, the
 # machine file, the medians and the predictions they share.
 #   paper_setup BUILD [MACHINE]  sets $bin (examples), $polybsp, $tmp (removed at
-#       exit) and $machine: MACHINE, or a fresh `polybsp probe -p 2,4` of this
+#       exit) and $machine: MACHINE, or a fresh `polybsp probe -p 2,4 --sizes
+#       8,64,512,4096,32768` (the sizes these programs send) of this
 #       machine when none is given.
 #   median N...                  the median of the numbers (the mean of the two
 #       middle ones for an even count).
@@ -22,8 +23,8 @@ paper_setup() {
   machine=${2:-}
   if [ -z "$machine" ]; then
     machine="$tmp/machine.json"
-    echo "calibrating: polybsp probe -p 2,4 (about a minute) ..." >&2
-    "$polybsp" probe -p 2,4 -o "$machine" >/dev/null || exit 1
+    echo "calibrating: polybsp probe -p 2,4 --sizes 8,64,512,4096,32768 (about a minute) ..." >&2
+    "$polybsp" probe -p 2,4 --sizes 8,64,512,4096,32768 -o "$machine" >/dev/null || exit 1
   fi
 }
 

@@ -59,6 +59,54 @@ uint64_t ex_mix(uint64_t x)
     return x ^ (x >> 31);
 }
 
+void ex_buf_add(ex_buf *b, const void *data, size_t n)
+{
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? 2 * b->cap : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        unsigned char *grown = realloc(b->data, cap);
+        if (!grown)
+            bsp_abort("%s: out of memory for %zu bytes of records", program, cap);
+        b->data = grown;
+        b->cap = cap;
+    }
+    if (n)
+        memcpy(b->data + b->len, data, n);
+    b->len += n;
+}
+
+void ex_buf_free(ex_buf *b)
+{
+    free(b->data);
+    *b = (ex_buf){0};
+}
+
+long ex_send_batches(const ex_buf *to, const void *tag)
+{
+    long sent = 0;
+    int p = (int)bsp_nprocs(), s = (int)bsp_pid();
+    for (int q = 0; q < p; q++)
+        if (to[q].len && q != s) {
+            bsp_send((bsp_pid_t)q, tag, to[q].data, (bsp_size_t)to[q].len);
+            sent++;
+        }
+    return sent;
+}
+
+void ex_each_message(void (*fn)(void *ctx, const void *tag, const void *payload, size_t nbytes),
+                     void *ctx)
+{
+    bsp_nprocs_t n;
+    bsp_size_t bytes;
+    bsp_qsize(&n, &bytes);
+    for (bsp_nprocs_t i = 0; i < n; i++) {
+        void *tag, *payload;
+        bsp_size_t len = bsp_hpmove(&tag, &payload);
+        fn(ctx, tag, payload, (size_t)len);
+    }
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

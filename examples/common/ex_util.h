@@ -1,14 +1,16 @@
 /* ex_util.h — what the example programs multisearch, broadcast_study and
  * hm_routing share: command-line parsing that stops with one line "NAME: ..."
  * and exit status 2 (called in main, before any process starts), a seeded
- * hash for reproducible inputs, and the timing of repeated runs as the median
- * over runs of the slowest process.
+ * hash for reproducible inputs, growable byte buffers for batching records, the
+ * loop over the messages of a superstep, and the timing of repeated runs as the
+ * median over runs of the slowest process.
  */
 #ifndef POLYBSP_EX_UTIL_H
 #define POLYBSP_EX_UTIL_H
 
 #include <bsp.h>
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* The program name that starts every error line. */
@@ -28,6 +30,25 @@ unsigned long ex_parse_seed(const char *option, const char *text);
 
 /* splitmix64 of x: a well-mixed 64-bit value, the same on every process. */
 uint64_t ex_mix(uint64_t x);
+
+/* A growable byte buffer; {0} is an empty one. Out of memory stops the run. */
+typedef struct {
+    unsigned char *data;
+    size_t len, cap;
+} ex_buf;
+void ex_buf_add(ex_buf *b, const void *data, size_t n);
+void ex_buf_free(ex_buf *b);
+
+/* Sends every non-empty to[q], q != bsp_pid(), to process q as one bsp_send
+ * with this tag (NULL when the tag size is 0); returns how many it sent. The
+ * buffers are left as they are. */
+long ex_send_batches(const ex_buf *to, const void *tag);
+
+/* Calls fn(ctx, tag, payload, nbytes) for every message in this superstep's
+ * queue, in queue order (bsp_hpmove: tag and payload stay valid until the next
+ * sync). */
+void ex_each_message(void (*fn)(void *ctx, const void *tag, const void *payload, size_t nbytes),
+                     void *ctx);
 
 /* The median of v[0, n) (sorts v). */
 double ex_median(double *v, int n);
