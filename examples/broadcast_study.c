@@ -4,8 +4,14 @@
  * bench/paper/broadcast.sh can set each algorithm's real time beside what BSP,
  * D-BSP and CCM predict for it (docs/broadcast_study.md).
  *
- * usage: broadcast_study [--alg direct|binomial|twophase|rootp] [-n BYTES]
- *                        [--root R] [--reps K] [--seed S] [-p P] [--trace]
+ * A fifth, rootp-dbsp, is Root(p) written as the paper's D-BSP program: the
+ * library's ROOTP runs every superstep in the whole group, so a trace labels
+ * them all level 0; here the recursive calls run inside clusters made with
+ * bsp_partition, so the trace shows each superstep's cluster level, and D-BSP
+ * can charge it as the paper does. P must be a power of two and the root 0.
+ *
+ * usage: broadcast_study [--alg direct|binomial|twophase|rootp|rootp-dbsp]
+ *                        [-n BYTES] [--root R] [--reps K] [--seed S] [-p P] [--trace]
  * Every run broadcasts n seeded bytes from the root; every process checks them.
  * It prints the median over K runs of the slowest process's broadcast time;
  * --trace records K more broadcasts (bsp_trace_begin/end), so that a
@@ -29,7 +35,9 @@ static const struct {
 } algs[] = {{"direct", BSP_BCAST_DIRECT},
             {"binomial", BSP_BCAST_BINOMIAL},
             {"twophase", BSP_BCAST_TWOPHASE},
-            {"rootp", BSP_BCAST_ROOTP}};
+            {"rootp", BSP_BCAST_ROOTP},
+            {"rootp-dbsp", BSP_BCAST_AUTO}}; /* not the library's: rootp_dbsp below */
+enum { ROOTP_DBSP = 4 };
 
 static struct options {
     int alg; /* index into algs */
@@ -39,9 +47,11 @@ static struct options {
 } opt = {1, 65536, 0, 21, 0, 1, 0};
 
 static const char usage[] =
-    "usage: broadcast_study [--alg direct|binomial|twophase|rootp] [-n BYTES]\n"
-    "                       [--root R] [--reps K] [--seed S] [-p P] [--trace]\n"
-    "  --alg A    the broadcast (default binomial; include/polybsp_coll.h)\n"
+    "usage: broadcast_study [--alg direct|binomial|twophase|rootp|rootp-dbsp]\n"
+    "                       [-n BYTES] [--root R] [--reps K] [--seed S] [-p P] [--trace]\n"
+    "  --alg A    the broadcast (default binomial; include/polybsp_coll.h);\n"
+    "             rootp-dbsp: Root(p) on clusters made by bsp_partition (P a\n"
+    "             power of two, root 0)\n"
     "  -n BYTES   bytes broadcast (default 65536)\n"
     "  --root R   the process that holds them (default 0)\n"
     "  --reps K   timed broadcasts, and traced ones with --trace (default 21)\n"
@@ -50,6 +60,68 @@ static const char usage[] =
     "  --trace    trace K more broadcasts (bsp_trace_begin/end)\n";
 
 static int exit_status;
+
+static int log2_exact(long p)
+{
+    int j = 0;
+    while ((1L << j) < p)
+        j++;
+    return (1L << j) == p ? j : -1;
+}
+
+static void rootp_dbsp(unsigned char *buf, size_t n);
+
+/* Runs rootp_dbsp in the clusters `depth` binary halvings down (in every one
+ * when all is set, else only in the one holding process 0 of the current
+ * group, while the others wait), then rejoins. */
+static void in_clusters(int depth, int all, unsigned char *buf, size_t n)
+{
+    if (depth == 0) {
+        if (all)
+            rootp_dbsp(buf, n);
+        return;
+    }
+    int part = bsp_partition(2, NULL);
+    in_clusters(depth - 1, all || part == 0, buf, n);
+    bsp_rejoin();
+}
+
+/* Root(p) of Juurlink et al. (paper 003, section 3.2) on the current group,
+ * from its process 0, p = 2^j: Root(m) on processes [0, m), then process
+ * i < m sends to i*k, then Root(k) inside every cluster of k processes. k = 2^ceil(j/2) and m =
+ * p/k, as the library's ROOTP chooses them: [0, m) is ceil(j/2) halvings down, a cluster of k is
+ * floor(j/2) halvings down. Messages (bsp_send) need no registration inside the clusters. */
+static void rootp_dbsp(unsigned char *buf, size_t n)
+{
+    int p = (int)bsp_nprocs(), s = (int)bsp_pid(), j = log2_exact(p);
+    if (p == 1)
+        return;
+    int k = 1 << ((j + 1) / 2), m = p / k;
+    if (p == 2) {
+        if (s == 0)
+            bsp_send(1, NULL, buf, (bsp_size_t)n);
+    } else {
+        in_clusters((j + 1) / 2, 0, buf, n);
+        if (s > 0 && s < m)
+            bsp_send(s * k, NULL, buf, (bsp_size_t)n);
+    }
+    bsp_sync();
+    bsp_nprocs_t nmsg;
+    bsp_size_t bytes;
+    bsp_qsize(&nmsg, &bytes);
+    if (nmsg > 0)
+        bsp_move(buf, (bsp_size_t)n);
+    if (p > 2)
+        in_clusters(j / 2, 1, buf, n);
+}
+
+static void broadcast(unsigned char *buf)
+{
+    if (opt.alg == ROOTP_DBSP)
+        rootp_dbsp(buf, (size_t)opt.n);
+    else
+        bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+}
 
 static unsigned char byte_at(long i, long run)
 {
@@ -62,7 +134,7 @@ static long one(unsigned char *buf, long run)
     int s = bsp_pid();
     for (long i = 0; i < opt.n; i++)
         buf[i] = s == opt.root ? byte_at(i, run) : 0;
-    bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+    broadcast(buf);
     long wrong = 0;
     for (long i = 0; i < opt.n; i++)
         wrong += buf[i] != byte_at(i, run);
@@ -87,14 +159,14 @@ static void spmd(void)
     for (long r = 0; r < opt.reps; r++) {
         bsp_sync();
         double t0 = bsp_time();
-        bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+        broadcast(buf);
         t[r] = ex_max_over_procs(bsp_time() - t0);
     }
     if (opt.trace) {
         bsp_sync();
         bsp_trace_begin();
         for (long r = 0; r < opt.reps; r++)
-            bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+            broadcast(buf);
         bsp_trace_end();
     }
     wrong += one(buf, 1);
@@ -129,7 +201,8 @@ static void parse(int argc, char **argv)
             while (k < n && strcmp(v, algs[k].name))
                 k++;
             if (k == n)
-                ex_usage_error("--alg expects direct, binomial, twophase or rootp, got '%s'", v);
+                ex_usage_error(
+                    "--alg expects direct, binomial, twophase, rootp or rootp-dbsp, got '%s'", v);
             opt.alg = k;
         } else if (!strcmp(a, "-n")) {
             opt.n = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1L << 30);
@@ -151,6 +224,10 @@ static void parse(int argc, char **argv)
         opt.p = bsp_nprocs();
     if (opt.root >= opt.p)
         ex_usage_error("--root %ld is not a process of P = %ld", opt.root, opt.p);
+    if (opt.alg == ROOTP_DBSP && log2_exact(opt.p) < 0)
+        ex_usage_error("--alg rootp-dbsp needs P to be a power of two, got P = %ld", opt.p);
+    if (opt.alg == ROOTP_DBSP && opt.root != 0)
+        ex_usage_error("--alg rootp-dbsp broadcasts from process 0, got --root %ld", opt.root);
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,9 @@ echo "| P | n (bytes) | algorithm | time (s) | REAL (s) | BSP (s) | D-BSP (s) | 
 echo "|---|---|---|---|---|---|---|---|"
 for p in ${BC_P:-2 4}; do
   for n in ${BC_N:-8 1024 65536 1048576}; do
-    for alg in direct binomial twophase rootp; do
+    algs="direct binomial twophase rootp"
+    [ $((p & (p - 1))) -eq 0 ] && algs="$algs rootp-dbsp"
+    for alg in $algs; do
       times="" reals="" bsps="" dbsps="" ccms=""
       r=0
       while [ $r -lt "${ROUNDS:-3}" ]; do

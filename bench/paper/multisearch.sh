@@ -8,7 +8,7 @@
 # Versions: bsp-single (random mapping, a message per record: the paper's bad
 # case), bsp (random mapping, one message per destination and kind), bspstar
 # (z-mapping with z from the machine's B). Not a test; prints a Markdown table.
-# Environment: MS_P (default "2 4"), MS_N (default "256 65536"), ROUNDS (3).
+# Environment: MS_P (default "2 4"), MS_N (default "32 256 65536"), ROUNDS (3).
 . "$(dirname "$0")/lib.sh"
 paper_setup "$@"
 B=$(sed -n 's/.*"B": *\([0-9.eE+-]*\).*/\1/p' "$machine" | head -n 1)
@@ -16,7 +16,7 @@ B=${B%.*}
 echo "| P | n | version | msgs | time (s) | REAL (s) | BSP (s) | BSP* (s) |"
 echo "|---|---|---|---|---|---|---|---|"
 for p in ${MS_P:-2 4}; do
-  for n in ${MS_N:-256 65536}; do
+  for n in ${MS_N:-32 256 65536}; do
     for version in bsp-single bsp bspstar; do
       case $version in
         bsp-single) args="--mapping random --messages single" ;;
