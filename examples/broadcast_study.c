@@ -41,10 +41,9 @@ enum { ROOTP_DBSP = 4 };
 
 static struct options {
     int alg; /* index into algs */
-    long n, root, reps, p;
-    unsigned long seed;
-    int trace;
-} opt = {1, 65536, 0, 21, 0, 1, 0};
+    long n, root;
+    ex_common c;
+} opt = {1, 65536, 0, {0, 21, 1, 0}};
 
 static const char usage[] =
     "usage: broadcast_study [--alg direct|binomial|twophase|rootp|rootp-dbsp]\n"
@@ -125,7 +124,7 @@ static void broadcast(unsigned char *buf)
 
 static unsigned char byte_at(long i, long run)
 {
-    return (unsigned char)ex_mix(opt.seed * 1000003 + (uint64_t)run * 7919 + (uint64_t)i);
+    return (unsigned char)ex_mix(opt.c.seed * 1000003 + (uint64_t)run * 7919 + (uint64_t)i);
 }
 
 /* Broadcast run `run`'s bytes from the root; the number of wrong bytes here. */
@@ -149,23 +148,23 @@ static void sum_long(void *acc, const void *in, size_t nbytes)
 
 static void spmd(void)
 {
-    bsp_begin((int)opt.p);
+    bsp_begin((int)opt.c.p);
     int s = bsp_pid(), p = bsp_nprocs();
     unsigned char *buf = malloc(opt.n ? (size_t)opt.n : 1);
-    double *t = malloc((size_t)opt.reps * sizeof *t);
+    double *t = malloc((size_t)opt.c.reps * sizeof *t);
     if (!buf || !t)
         bsp_abort("broadcast_study: out of memory for %ld bytes", opt.n);
     long wrong = one(buf, 0); /* untimed: first touches */
-    for (long r = 0; r < opt.reps; r++) {
+    for (long r = 0; r < opt.c.reps; r++) {
         bsp_sync();
         double t0 = bsp_time();
         broadcast(buf);
         t[r] = ex_max_over_procs(bsp_time() - t0);
     }
-    if (opt.trace) {
+    if (opt.c.trace) {
         bsp_sync();
         bsp_trace_begin();
-        for (long r = 0; r < opt.reps; r++)
+        for (long r = 0; r < opt.c.reps; r++)
             broadcast(buf);
         bsp_trace_end();
     }
@@ -173,10 +172,10 @@ static void spmd(void)
     long all;
     bsp_allreduce(&wrong, &all, sizeof all, sum_long);
     if (s == 0) {
-        double med = ex_median(t, (int)opt.reps);
+        double med = ex_median(t, (int)opt.c.reps);
         printf("broadcast_study: P = %d, %s, n = %ld bytes from process %ld: median %.6e s over "
                "%ld runs (min %.6e s, max %.6e s)\n",
-               p, algs[opt.alg].name, opt.n, opt.root, med, opt.reps, t[0], t[opt.reps - 1]);
+               p, algs[opt.alg].name, opt.n, opt.root, med, opt.c.reps, t[0], t[opt.c.reps - 1]);
         if (all)
             printf("check: FAILED: %ld wrong bytes\n", all);
         else
@@ -192,9 +191,8 @@ static void parse(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
+        if (ex_common_option(argc, argv, &i, &opt.c, usage)) {
+            continue;
         } else if (!strcmp(a, "--alg")) {
             const char *v = ex_value(argc, argv, &i);
             int k = 0, n = (int)(sizeof algs / sizeof algs[0]);
@@ -208,24 +206,16 @@ static void parse(int argc, char **argv)
             opt.n = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1L << 30);
         } else if (!strcmp(a, "--root")) {
             opt.root = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1 << 20);
-        } else if (!strcmp(a, "--reps")) {
-            opt.reps = ex_parse_long(a, ex_value(argc, argv, &i), 1, 100000);
-        } else if (!strcmp(a, "--seed")) {
-            opt.seed = ex_parse_seed(a, ex_value(argc, argv, &i));
-        } else if (!strcmp(a, "-p")) {
-            opt.p = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1 << 20);
-        } else if (!strcmp(a, "--trace")) {
-            opt.trace = 1;
         } else {
             ex_usage_error("unknown option '%s' (see broadcast_study --help)", a);
         }
     }
-    if (opt.p == 0)
-        opt.p = bsp_nprocs();
-    if (opt.root >= opt.p)
-        ex_usage_error("--root %ld is not a process of P = %ld", opt.root, opt.p);
-    if (opt.alg == ROOTP_DBSP && log2_exact(opt.p) < 0)
-        ex_usage_error("--alg rootp-dbsp needs P to be a power of two, got P = %ld", opt.p);
+    if (opt.c.p == 0)
+        opt.c.p = bsp_nprocs();
+    if (opt.root >= opt.c.p)
+        ex_usage_error("--root %ld is not a process of P = %ld", opt.root, opt.c.p);
+    if (opt.alg == ROOTP_DBSP && log2_exact(opt.c.p) < 0)
+        ex_usage_error("--alg rootp-dbsp needs P to be a power of two, got P = %ld", opt.c.p);
     if (opt.alg == ROOTP_DBSP && opt.root != 0)
         ex_usage_error("--alg rootp-dbsp broadcasts from process 0, got --root %ld", opt.root);
 }

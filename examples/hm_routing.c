@@ -42,10 +42,9 @@
 
 static struct options {
     int ascend;
-    long h, m, words, k, reps, p; /* k < 0: from h, m and P */
-    unsigned long seed;
-    int trace;
-} opt = {1, 256, 0, 1, -1, 11, 0, 1, 0};
+    long h, m, words, k; /* k < 0: from h, m and P */
+    ex_common c;
+} opt = {1, 256, 0, 1, -1, {0, 11, 1, 0}};
 
 static const char usage[] =
     "usage: hm_routing [--route direct|ascend] [--h H] [--m M] [--words W] [--k K]\n"
@@ -101,18 +100,6 @@ typedef struct {
     long sent;                  /* bsp_send calls */
 } router;
 
-static void permutation(int32_t *perm, int p, uint64_t seed)
-{
-    for (int i = 0; i < p; i++)
-        perm[i] = i;
-    for (int i = p - 1; i > 0; i--) {
-        int j = (int)(ex_mix(seed + (uint64_t)i) % (uint64_t)(i + 1));
-        int32_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-}
-
 static head message_head(const router *r, long j)
 {
     head h = {r->sender[j / opt.h], r->receiver[j % nsenders()], (int32_t)j, 0};
@@ -121,7 +108,7 @@ static head message_head(const router *r, long j)
 
 static uint64_t word(long j, long w)
 {
-    return ex_mix(opt.seed * 65537 + (uint64_t)j * 131 + (uint64_t)w);
+    return ex_mix(opt.c.seed * 65537 + (uint64_t)j * 131 + (uint64_t)w);
 }
 
 /* The messages this process sends, in orig. */
@@ -358,23 +345,23 @@ static void sum_long(void *acc, const void *in, size_t nbytes)
 
 static void spmd(void)
 {
-    bsp_begin((int)opt.p);
+    bsp_begin((int)opt.c.p);
     router r = {.p = (int)bsp_nprocs(), .s = (int)bsp_pid()};
     int k = level_k(r.p);
     r.sender = calloc((size_t)r.p, sizeof *r.sender);
     r.receiver = calloc((size_t)r.p, sizeof *r.receiver);
     r.to = calloc((size_t)r.p, sizeof *r.to);
-    double *t = calloc((size_t)opt.reps, sizeof *t);
+    double *t = calloc((size_t)opt.c.reps, sizeof *t);
     if (!r.sender || !r.receiver || !r.to || !t)
         bsp_abort("hm_routing: out of memory");
-    permutation(r.sender, r.p, ex_mix(opt.seed * 3 + 1));
-    permutation(r.receiver, r.p, ex_mix(opt.seed * 3 + 2));
+    ex_permutation(r.sender, r.p, ex_mix(opt.c.seed * 3 + 1));
+    ex_permutation(r.receiver, r.p, ex_mix(opt.c.seed * 3 + 2));
 
     make_messages(&r);
     reset(&r);
     route(&r, k);
     long wrong = wrong_messages(&r), first_sent = r.sent;
-    for (long i = 0; i < opt.reps; i++) {
+    for (long i = 0; i < opt.c.reps; i++) {
         reset(&r);
         bsp_sync();
         double t0 = bsp_time();
@@ -382,10 +369,10 @@ static void spmd(void)
         t[i] = ex_max_over_procs(bsp_time() - t0);
     }
     wrong += wrong_messages(&r);
-    if (opt.trace) {
+    if (opt.c.trace) {
         bsp_sync();
         bsp_trace_begin();
-        for (long i = 0; i < opt.reps; i++) {
+        for (long i = 0; i < opt.c.reps; i++) {
             reset(&r);
             route(&r, k);
         }
@@ -400,9 +387,9 @@ static void spmd(void)
         if (opt.ascend)
             printf(" down to level %d (clusters of about %d)", k, r.p >> k);
         printf(", %ld bsp_sends\n", all[1]);
-        double med = ex_median(t, (int)opt.reps);
-        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.reps, t[0],
-               t[opt.reps - 1]);
+        double med = ex_median(t, (int)opt.c.reps);
+        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.c.reps,
+               t[0], t[opt.c.reps - 1]);
         if (all[0])
             printf("check: FAILED: %ld messages wrong or missing\n", all[0]);
         else
@@ -425,9 +412,8 @@ static void parse(int argc, char **argv)
     int m_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
+        if (ex_common_option(argc, argv, &i, &opt.c, usage)) {
+            continue;
         } else if (!strcmp(a, "--route")) {
             const char *v = ex_value(argc, argv, &i);
             if (strcmp(v, "direct") && strcmp(v, "ascend"))
@@ -442,31 +428,23 @@ static void parse(int argc, char **argv)
             opt.words = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1 << 16);
         } else if (!strcmp(a, "--k")) {
             opt.k = ex_parse_long(a, ex_value(argc, argv, &i), 0, 30);
-        } else if (!strcmp(a, "--seed")) {
-            opt.seed = ex_parse_seed(a, ex_value(argc, argv, &i));
-        } else if (!strcmp(a, "--reps")) {
-            opt.reps = ex_parse_long(a, ex_value(argc, argv, &i), 1, 100000);
-        } else if (!strcmp(a, "-p")) {
-            opt.p = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1 << 16);
-        } else if (!strcmp(a, "--trace")) {
-            opt.trace = 1;
         } else {
             ex_usage_error("unknown option '%s' (see hm_routing --help)", a);
         }
     }
-    if (opt.p == 0)
-        opt.p = bsp_nprocs();
+    if (opt.c.p == 0)
+        opt.c.p = bsp_nprocs();
     if (!m_given)
         opt.m = opt.h;
-    if (opt.m > opt.h * opt.p)
+    if (opt.m > opt.h * opt.c.p)
         ex_usage_error("m = %ld exceeds h*P = %ld (no process may send more than h)", opt.m,
-                       opt.h * opt.p);
+                       opt.h * opt.c.p);
     if (opt.m * (long)rec_bytes() > (1L << 30))
         ex_usage_error("m = %ld messages of %zu bytes exceed 1 GiB", opt.m, rec_bytes());
-    if (opt.k > max_level(opt.p))
+    if (opt.k > max_level(opt.c.p))
         ex_usage_error("--k %ld: clusters of level %ld would have fewer than 2 of P = %ld "
                        "processes (at most %d)",
-                       opt.k, opt.k, opt.p, max_level(opt.p));
+                       opt.k, opt.k, opt.c.p, max_level(opt.c.p));
     if (opt.k >= 0 && !opt.ascend)
         ex_usage_error("--k needs --route ascend");
 }

@@ -51,10 +51,10 @@ enum { MAP_RANDOM, MAP_Z };
 enum { QUERIES_UNIFORM, QUERIES_SKEWED };
 
 static struct options {
-    long n, d, depth, z, block, p, reps;
-    int mapping, queries, single, check, time, trace;
-    unsigned long seed;
-} opt = {1L << 16, 16, 4, 0, 256, 0, 11, MAP_RANDOM, QUERIES_UNIFORM, 0, 0, 0, 0, 1};
+    long n, d, depth, z, block;
+    int mapping, queries, single, check, time;
+    ex_common c;
+} opt = {1L << 16, 16, 4, 0, 256, MAP_RANDOM, QUERIES_UNIFORM, 0, 0, 0, {0, 11, 1, 0}};
 
 static const char usage[] =
     "usage: multisearch [-n N] [-d D] [--depth K] [--mapping random|z] [--z Z]\n"
@@ -88,13 +88,13 @@ static uint64_t nsegments(void)
 }
 
 /* Segment i (1 <= i < m) starts at bound(i); segment 0 starts at 0. */
-static uint64_t bound(uint64_t i) { return i * SPAN + ex_mix(opt.seed * 31 + i) % SPAN; }
+static uint64_t bound(uint64_t i) { return i * SPAN + ex_mix(opt.c.seed * 31 + i) % SPAN; }
 
 static uint64_t query_key(long g)
 {
-    uint64_t m = nsegments(), r = ex_mix(opt.seed * 977 + (uint64_t)g + 0x51ed);
+    uint64_t m = nsegments(), r = ex_mix(opt.c.seed * 977 + (uint64_t)g + 0x51ed);
     if (opt.queries == QUERIES_SKEWED && r % 8 != 0) {
-        uint64_t hot = ex_mix(opt.seed + 0x407) % m;
+        uint64_t hot = ex_mix(opt.c.seed + 0x407) % m;
         uint64_t lo = hot == 0 ? 0 : bound(hot), hi = hot == m - 1 ? m * SPAN : bound(hot + 1);
         return lo + (r >> 3) % (hi - lo);
     }
@@ -159,19 +159,6 @@ static void *xalloc(size_t n, size_t size)
     return p;
 }
 
-/* A random permutation of 0..p-1, the same on every process for one seed. */
-static void permutation(int32_t *perm, int p, uint64_t seed)
-{
-    for (int i = 0; i < p; i++)
-        perm[i] = i;
-    for (int i = p - 1; i > 0; i--) {
-        int j = (int)(ex_mix(seed * 131 + (uint64_t)i) % (uint64_t)(i + 1));
-        int32_t t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-}
-
 /* The mapping, computed alike on every process (it is the directory every
  * process consults to find a node). */
 static void map_nodes(ms *m, int z)
@@ -181,10 +168,10 @@ static void map_nodes(ms *m, int z)
     int32_t *zset = xalloc((size_t)p * (size_t)z, sizeof *zset);
     long nodes = 1;
     for (int t = 0; t < m->depth; t++, nodes *= m->d) {
-        uint64_t lseed = ex_mix(opt.seed * 7919 + (uint64_t)t);
+        uint64_t lseed = ex_mix(opt.c.seed * 7919 + (uint64_t)t);
         int32_t *own = m->owner + m->first[t];
         if (nodes <= p) {
-            permutation(perm, p, lseed);
+            ex_permutation(perm, p, lseed);
             for (long j = 0; j < nodes; j++)
                 own[j] = perm[j];
         } else if (opt.mapping == MAP_RANDOM) {
@@ -192,7 +179,7 @@ static void map_nodes(ms *m, int z)
                 own[j] = (int32_t)(ex_mix(lseed + (uint64_t)j) % (uint64_t)p);
         } else {
             for (int q = 0; q < p; q++) {
-                permutation(perm, p, lseed + 1 + (uint64_t)q);
+                ex_permutation(perm, p, lseed + 1 + (uint64_t)q);
                 memcpy(zset + (size_t)q * (size_t)z, perm, (size_t)z * sizeof *perm);
             }
             const int32_t *parent = m->owner + m->first[t - 1];
@@ -501,25 +488,25 @@ static void check(ms *m, const query *orig)
 
 static void time_runs(ms *m, const query *orig)
 {
-    double *t = xalloc((size_t)opt.reps, sizeof *t);
+    double *t = xalloc((size_t)opt.c.reps, sizeof *t);
     multisearch(m, orig); /* untimed: first touches */
-    for (long r = 0; r < opt.reps; r++) {
+    for (long r = 0; r < opt.c.reps; r++) {
         bsp_sync();
         double t0 = bsp_time();
         multisearch(m, orig);
         t[r] = ex_max_over_procs(bsp_time() - t0);
     }
     if (m->s == 0) {
-        double med = ex_median(t, (int)opt.reps);
-        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.reps, t[0],
-               t[opt.reps - 1]);
+        double med = ex_median(t, (int)opt.c.reps);
+        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.c.reps,
+               t[0], t[opt.c.reps - 1]);
     }
     free(t);
 }
 
 static void spmd(void)
 {
-    bsp_begin((int)opt.p);
+    bsp_begin((int)opt.c.p);
     ms m = {.p = bsp_nprocs(), .s = bsp_pid(), .d = (int)opt.d, .depth = (int)opt.depth};
     int z = opt.mapping == MAP_Z ? (opt.z ? (int)opt.z : default_z(m.p)) : 1;
     bsp_size_t tagsize = sizeof(int);
@@ -559,7 +546,7 @@ static void spmd(void)
         check(&m, orig);
     if (opt.time)
         time_runs(&m, orig);
-    if (opt.trace) {
+    if (opt.c.trace) {
         bsp_sync();
         bsp_trace_begin();
         multisearch(&m, orig);
@@ -587,9 +574,8 @@ static void parse(int argc, char **argv)
     int z_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
+        if (ex_common_option(argc, argv, &i, &opt.c, usage)) {
+            continue;
         } else if (!strcmp(a, "-n")) {
             opt.n = ex_parse_long(a, ex_value(argc, argv, &i), 1, MAX_QUERIES);
         } else if (!strcmp(a, "-d")) {
@@ -601,12 +587,6 @@ static void parse(int argc, char **argv)
             z_given = 1;
         } else if (!strcmp(a, "--block")) {
             opt.block = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1L << 30);
-        } else if (!strcmp(a, "-p")) {
-            opt.p = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1 << 20);
-        } else if (!strcmp(a, "--reps")) {
-            opt.reps = ex_parse_long(a, ex_value(argc, argv, &i), 1, 100000);
-        } else if (!strcmp(a, "--seed")) {
-            opt.seed = ex_parse_seed(a, ex_value(argc, argv, &i));
         } else if (!strcmp(a, "--mapping")) {
             const char *v = ex_value(argc, argv, &i);
             if (strcmp(v, "random") && strcmp(v, "z"))
@@ -626,8 +606,6 @@ static void parse(int argc, char **argv)
             opt.check = 1;
         } else if (!strcmp(a, "--time")) {
             opt.time = 1;
-        } else if (!strcmp(a, "--trace")) {
-            opt.trace = 1;
         } else {
             ex_usage_error("unknown option '%s' (see multisearch --help)", a);
         }
@@ -639,10 +617,10 @@ static void parse(int argc, char **argv)
         ex_usage_error("d = %ld, depth %ld: more than %ld segments", opt.d, opt.depth, MAX_LEAVES);
     if (z_given && opt.mapping != MAP_Z)
         ex_usage_error("--z needs --mapping z");
-    if (opt.p == 0)
-        opt.p = bsp_nprocs();
-    if (opt.z > opt.p)
-        ex_usage_error("--z %ld exceeds P = %ld", opt.z, opt.p);
+    if (opt.c.p == 0)
+        opt.c.p = bsp_nprocs();
+    if (opt.z > opt.c.p)
+        ex_usage_error("--z %ld exceeds P = %ld", opt.z, opt.c.p);
 }
 
 int main(int argc, char **argv)

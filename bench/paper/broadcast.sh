@@ -2,11 +2,15 @@
 # broadcast.sh BUILD_DIR [MACHINE_FILE] — the broadcast study of docs/
 # broadcast_study.md: the library's four broadcasts at each P and size, each
 # measured and predicted by BSP, D-BSP and CCM, then which one each model would
-# choose and which was fastest. Per algorithm, the median over ROUNDS runs of
+# choose and which was fastest. At P a power of two, also rootp-dbsp: Root(p) on
+# bsp_partition clusters, whose trace carries the D-BSP levels. Per algorithm,
+# the median over ROUNDS runs of
 #   time   broadcast_study's own figure (median of 21 broadcasts, slowest process)
 #   REAL, BSP, D-BSP, CCM  `polybsp predict` of 21 traced broadcasts, divided by 21
+# A choice is "tie" when the smallest value is shared (a model that predicts 0
+# for several: a calibration whose fitted line is negative there).
 # Not a test; prints two Markdown tables.
-# Environment: BC_P (default "2 4"), BC_N (default "8 1024 65536 1048576"), ROUNDS (3).
+# Environment: BC_P (default "2 4"), BC_N (default "8 1024 65536 1048576"), ROUNDS (5).
 . "$(dirname "$0")/lib.sh"
 paper_setup "$@"
 reps=21
@@ -15,26 +19,27 @@ rows="$tmp/rows"
 echo "| P | n (bytes) | algorithm | time (s) | REAL (s) | BSP (s) | D-BSP (s) | CCM (s) |"
 echo "|---|---|---|---|---|---|---|---|"
 for p in ${BC_P:-2 4}; do
+  algs="direct binomial twophase rootp"
+  [ $((p & (p - 1))) -eq 0 ] && algs="$algs rootp-dbsp"
   for n in ${BC_N:-8 1024 65536 1048576}; do
-    algs="direct binomial twophase rootp"
-    [ $((p & (p - 1))) -eq 0 ] && algs="$algs rootp-dbsp"
-    for alg in $algs; do
-      times="" reals="" bsps="" dbsps="" ccms=""
-      r=0
-      while [ $r -lt "${ROUNDS:-3}" ]; do
+    forget
+    r=0
+    while [ $r -lt "${ROUNDS:-5}" ]; do
+      for alg in $algs; do
         out=$(cd "$tmp" && POLYBSP_NPROCS=$p "$bin/broadcast_study" --alg $alg -n "$n" \
           --reps $reps --trace) || exit 1
-        times="$times $(echo "$out" | sed -n 's/.*: median \([^ ]*\) s over.*/\1/p')"
+        record $alg time "$(echo "$out" | sed -n 's/.*: median \([^ ]*\) s over.*/\1/p')"
         row=$(predict_total "$tmp/polybsp-trace.jsonl" bsp dbsp ccm) || exit 1
         set -- $(echo "$row" | tr ',' ' ')
-        reals="$reals $(awk -v x="$2" -v k=$reps 'BEGIN {print x / k}')"
-        bsps="$bsps $(awk -v x="$3" -v k=$reps 'BEGIN {print x / k}')"
-        dbsps="$dbsps $(awk -v x="$5" -v k=$reps 'BEGIN {print x / k}')"
-        ccms="$ccms $(awk -v x="$7" -v k=$reps 'BEGIN {print x / k}')"
-        r=$((r + 1))
+        record $alg real "$(per_run "$2" $reps)"
+        record $alg bsp "$(per_run "$3" $reps)"
+        record $alg dbsp "$(per_run "$5" $reps)"
+        record $alg ccm "$(per_run "$7" $reps)"
       done
-      # shellcheck disable=SC2086
-      line="$p $n $alg $(median $times) $(median $reals) $(median $bsps) $(median $dbsps) $(median $ccms)"
+      r=$((r + 1))
+    done
+    for alg in $algs; do
+      line="$p $n $alg $(med $alg time) $(med $alg real) $(med $alg bsp) $(med $alg dbsp) $(med $alg ccm)"
       echo "$line" >>"$rows"
       echo "$line" | awk '{printf "| %s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g |\n", $1, $2, $3, $4, $5, $6, $7, $8}'
     done
@@ -46,8 +51,9 @@ echo "|---|---|---|---|---|---|"
 # The smallest time (column 4) and the smallest prediction of each model (6, 7, 8).
 awk '{key = $1 " " $2
       if (!(key in seen)) { seen[key] = 1; order[++k] = key }
-      for (c = 4; c <= 8; c++)
-        if (!((key, c) in v) || $c + 0 < v[key, c]) { v[key, c] = $c + 0; a[key, c] = $3 } }
+      for (c = 4; c <= 8; c++) {
+        if (!((key, c) in v) || $c + 0 < v[key, c]) { v[key, c] = $c + 0; a[key, c] = $3 }
+        else if ($c + 0 == v[key, c]) a[key, c] = "tie" } }
      END { for (i = 1; i <= k; i++) { split(order[i], f, " ")
              printf "| %s | %s | %s | %s | %s | %s |\n", f[1], f[2], a[order[i], 4],
                a[order[i], 6], a[order[i], 7], a[order[i], 8] } }' "$rows"

@@ -1,13 +1,18 @@
 # lib.sh — sourced by the benchmarks of bench/paper: where the programs are, the
 # machine file, the medians and the predictions they share.
 #   paper_setup BUILD [MACHINE]  sets $bin (examples), $polybsp, $tmp (removed at
-#       exit) and $machine: MACHINE, or a fresh `polybsp probe -p 2,4 --sizes
-#       8,64,512,4096,32768` (the sizes these programs send) of this
-#       machine when none is given.
+#       exit) and $machine: MACHINE, first written by `polybsp probe -p 2,4
+#       --sizes 8,64,512,4096,32768` (the sizes these programs send) when that
+#       file does not exist, or such a fresh calibration when none is given.
 #   median N...                  the median of the numbers (the mean of the two
 #       middle ones for an even count).
 #   predict_total TRACE MODEL... the CSV fields of predict's total row:
 #       total,real,<model>,<model>_error,...
+#   record KEY FIELD VALUE, med KEY FIELD, forget
+#                                one value per round for a variant KEY, their
+#       median, and forgetting them all (before the next configuration).
+# The scripts run the variants of one configuration in turn within each round,
+# so that a shared machine's drift over time hits all of them alike.
 set -u
 
 paper_setup() {
@@ -20,9 +25,8 @@ paper_setup() {
   polybsp="$build/tools/polybsp/polybsp"
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-paper.XXXXXX") || exit 1
   trap 'rm -rf "$tmp"' EXIT HUP INT TERM
-  machine=${2:-}
-  if [ -z "$machine" ]; then
-    machine="$tmp/machine.json"
+  machine=${2:-$tmp/machine.json}
+  if [ ! -f "$machine" ]; then
     echo "calibrating: polybsp probe -p 2,4 --sizes 8,64,512,4096,32768 (about a minute) ..." >&2
     "$polybsp" probe -p 2,4 --sizes 8,64,512,4096,32768 -o "$machine" >/dev/null || exit 1
   fi
@@ -41,4 +45,22 @@ predict_total() {
   for m in "$@"; do args="$args --model $m"; done
   # shellcheck disable=SC2086
   "$polybsp" predict --machine "$machine" $args --format csv "$trace" | grep '^total,'
+}
+
+record() {
+  echo "$3" >>"$tmp/v.$1.$2"
+}
+
+med() {
+  # shellcheck disable=SC2046
+  median $(cat "$tmp/v.$1.$2")
+}
+
+forget() {
+  rm -f "$tmp"/v.*
+}
+
+# per_run TOTAL RUNS: a trace's total divided by the runs it holds.
+per_run() {
+  awk -v x="$1" -v k="$2" 'BEGIN {print x / k}'
 }

@@ -8,38 +8,40 @@
 # Versions: bsp-single (random mapping, a message per record: the paper's bad
 # case), bsp (random mapping, one message per destination and kind), bspstar
 # (z-mapping with z from the machine's B). Not a test; prints a Markdown table.
-# Environment: MS_P (default "2 4"), MS_N (default "32 256 65536"), ROUNDS (3).
+# Environment: MS_P (default "2 4"), MS_N (default "32 256 65536"), ROUNDS (5).
 . "$(dirname "$0")/lib.sh"
 paper_setup "$@"
 B=$(sed -n 's/.*"B": *\([0-9.eE+-]*\).*/\1/p' "$machine" | head -n 1)
 B=${B%.*}
+versions="bsp-single bsp bspstar"
 echo "| P | n | version | msgs | time (s) | REAL (s) | BSP (s) | BSP* (s) |"
 echo "|---|---|---|---|---|---|---|---|"
 for p in ${MS_P:-2 4}; do
   for n in ${MS_N:-32 256 65536}; do
-    for version in bsp-single bsp bspstar; do
-      case $version in
-        bsp-single) args="--mapping random --messages single" ;;
-        bsp) args="--mapping random" ;;
-        bspstar) args="--mapping z --block ${B:-256}" ;;
-      esac
-      times="" reals="" bsps="" stars="" msgs=0
-      r=0
-      while [ $r -lt "${ROUNDS:-3}" ]; do
+    forget
+    r=0
+    while [ $r -lt "${ROUNDS:-5}" ]; do
+      for v in $versions; do
+        case $v in
+          bsp-single) args="--mapping random --messages single" ;;
+          bsp) args="--mapping random" ;;
+          bspstar) args="--mapping z --block ${B:-256}" ;;
+        esac
         # shellcheck disable=SC2086
         out=$(cd "$tmp" && POLYBSP_NPROCS=$p "$bin/multisearch" -n "$n" -d 16 --depth 4 $args \
           --time --trace) || exit 1
-        msgs=$(echo "$out" | sed -n 's/.* \([0-9]*\) messages$/\1/p')
-        times="$times $(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"
+        record $v msgs "$(echo "$out" | sed -n 's/.* \([0-9]*\) messages$/\1/p')"
+        record $v time "$(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"
         row=$(predict_total "$tmp/polybsp-trace.jsonl" bsp bspstar) || exit 1
-        reals="$reals $(echo "$row" | cut -d, -f2)"
-        bsps="$bsps $(echo "$row" | cut -d, -f3)"
-        stars="$stars $(echo "$row" | cut -d, -f5)"
-        r=$((r + 1))
+        record $v real "$(echo "$row" | cut -d, -f2)"
+        record $v bsp "$(echo "$row" | cut -d, -f3)"
+        record $v bspstar "$(echo "$row" | cut -d, -f5)"
       done
-      # shellcheck disable=SC2086
-      printf '| %s | %s | %s | %s | %.3g | %.3g | %.3g | %.3g |\n' "$p" "$n" "$version" "$msgs" \
-        "$(median $times)" "$(median $reals)" "$(median $bsps)" "$(median $stars)"
+      r=$((r + 1))
+    done
+    for v in $versions; do
+      printf '| %s | %s | %s | %s | %.3g | %.3g | %.3g | %.3g |\n' "$p" "$n" "$v" "$(med $v msgs)" \
+        "$(med $v time)" "$(med $v real)" "$(med $v bsp)" "$(med $v bspstar)"
     done
   done
 done

@@ -51,6 +51,38 @@ unsigned long ex_parse_seed(const char *option, const char *text)
     return v;
 }
 
+int ex_common_option(int argc, char **argv, int *i, ex_common *c, const char *usage)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        fputs(usage, stdout);
+        exit(0);
+    } else if (!strcmp(a, "-p")) {
+        c->p = ex_parse_long(a, ex_value(argc, argv, i), 1, 1 << 20);
+    } else if (!strcmp(a, "--reps")) {
+        c->reps = ex_parse_long(a, ex_value(argc, argv, i), 1, 100000);
+    } else if (!strcmp(a, "--seed")) {
+        c->seed = ex_parse_seed(a, ex_value(argc, argv, i));
+    } else if (!strcmp(a, "--trace")) {
+        c->trace = 1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+void ex_permutation(int32_t *perm, int p, uint64_t seed)
+{
+    for (int i = 0; i < p; i++)
+        perm[i] = i;
+    for (int i = p - 1; i > 0; i--) {
+        int j = (int)(ex_mix(seed * 131 + (uint64_t)i) % (uint64_t)(i + 1));
+        int32_t t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+    }
+}
+
 uint64_t ex_mix(uint64_t x)
 {
     x += 0x9e3779b97f4a7c15ULL;

@@ -19,6 +19,18 @@ void ex_set_name(const char *name);
 /* One line "NAME: ..." on stderr and exit status 2. */
 void ex_usage_error(const char *fmt, ...) POLYBSP_PRINTF(1, 2) POLYBSP_NORETURN;
 
+/* The options every example takes: -p P (0: bsp_nprocs()), --reps R,
+ * --seed S, --trace. */
+typedef struct {
+    long p, reps;
+    unsigned long seed;
+    int trace;
+} ex_common;
+
+/* If argv[*i] is -h/--help (prints usage, exits 0) or one of ex_common's
+ * options, stores its value (advancing *i past it) and returns 1; else 0. */
+int ex_common_option(int argc, char **argv, int *i, ex_common *c, const char *usage);
+
 /* argv[*i + 1], advancing *i; "option X needs a value" when there is none. */
 const char *ex_value(int argc, char **argv, int *i);
 
@@ -27,6 +39,9 @@ long ex_parse_long(const char *option, const char *text, long min, long max);
 
 /* A seed: any integer >= 0 that fits an unsigned long. */
 unsigned long ex_parse_seed(const char *option, const char *text);
+
+/* A random permutation of 0..p-1, the same on every process for one seed. */
+void ex_permutation(int32_t *perm, int p, uint64_t seed);
 
 /* splitmix64 of x: a well-mixed 64-bit value, the same on every process. */
 uint64_t ex_mix(uint64_t x);
