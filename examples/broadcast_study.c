@@ -29,18 +29,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct {
-    const char *name;
-    bsp_bcast_alg alg;
-} algs[] = {{"direct", BSP_BCAST_DIRECT},
-            {"binomial", BSP_BCAST_BINOMIAL},
-            {"twophase", BSP_BCAST_TWOPHASE},
-            {"rootp", BSP_BCAST_ROOTP},
-            {"rootp-dbsp", BSP_BCAST_AUTO}}; /* not the library's: rootp_dbsp below */
-enum { ROOTP_DBSP = 4 };
+static const char *const alg_names[] = {"direct", "binomial",   "twophase",
+                                        "rootp",  "rootp-dbsp", NULL};
+static const bsp_bcast_alg alg_ids[] = {BSP_BCAST_DIRECT, BSP_BCAST_BINOMIAL, BSP_BCAST_TWOPHASE,
+                                        BSP_BCAST_ROOTP}; /* the library's, by index */
+enum { ROOTP_DBSP = 4 };                                  /* not the library's: rootp_dbsp below */
 
 static struct options {
-    int alg; /* index into algs */
+    int alg; /* index into alg_names */
     long n, root;
     ex_common c;
 } opt = {1, 65536, 0, {0, 21, 1, 0}};
@@ -119,7 +115,7 @@ static void broadcast(unsigned char *buf)
     if (opt.alg == ROOTP_DBSP)
         rootp_dbsp(buf, (size_t)opt.n);
     else
-        bsp_bcast_with(algs[opt.alg].alg, (int)opt.root, buf, (size_t)opt.n);
+        bsp_bcast_with(alg_ids[opt.alg], (int)opt.root, buf, (size_t)opt.n);
 }
 
 static unsigned char byte_at(long i, long run)
@@ -162,8 +158,7 @@ static void spmd(void)
         t[r] = ex_max_over_procs(bsp_time() - t0);
     }
     if (opt.c.trace) {
-        bsp_sync();
-        bsp_trace_begin();
+        ex_trace_begin();
         for (long r = 0; r < opt.c.reps; r++)
             broadcast(buf);
         bsp_trace_end();
@@ -175,7 +170,7 @@ static void spmd(void)
         double med = ex_median(t, (int)opt.c.reps);
         printf("broadcast_study: P = %d, %s, n = %ld bytes from process %ld: median %.6e s over "
                "%ld runs (min %.6e s, max %.6e s)\n",
-               p, algs[opt.alg].name, opt.n, opt.root, med, opt.c.reps, t[0], t[opt.c.reps - 1]);
+               p, alg_names[opt.alg], opt.n, opt.root, med, opt.c.reps, t[0], t[opt.c.reps - 1]);
         if (all)
             printf("check: FAILED: %ld wrong bytes\n", all);
         else
@@ -194,14 +189,7 @@ static void parse(int argc, char **argv)
         if (ex_common_option(argc, argv, &i, &opt.c, usage)) {
             continue;
         } else if (!strcmp(a, "--alg")) {
-            const char *v = ex_value(argc, argv, &i);
-            int k = 0, n = (int)(sizeof algs / sizeof algs[0]);
-            while (k < n && strcmp(v, algs[k].name))
-                k++;
-            if (k == n)
-                ex_usage_error(
-                    "--alg expects direct, binomial, twophase, rootp or rootp-dbsp, got '%s'", v);
-            opt.alg = k;
+            opt.alg = ex_parse_choice(a, ex_value(argc, argv, &i), alg_names);
         } else if (!strcmp(a, "-n")) {
             opt.n = ex_parse_long(a, ex_value(argc, argv, &i), 0, 1L << 30);
         } else if (!strcmp(a, "--root")) {

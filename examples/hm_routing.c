@@ -370,8 +370,7 @@ static void spmd(void)
     }
     wrong += wrong_messages(&r);
     if (opt.c.trace) {
-        bsp_sync();
-        bsp_trace_begin();
+        ex_trace_begin();
         for (long i = 0; i < opt.c.reps; i++) {
             reset(&r);
             route(&r, k);
@@ -415,10 +414,8 @@ static void parse(int argc, char **argv)
         if (ex_common_option(argc, argv, &i, &opt.c, usage)) {
             continue;
         } else if (!strcmp(a, "--route")) {
-            const char *v = ex_value(argc, argv, &i);
-            if (strcmp(v, "direct") && strcmp(v, "ascend"))
-                ex_usage_error("--route expects direct or ascend, got '%s'", v);
-            opt.ascend = !strcmp(v, "ascend");
+            static const char *const names[] = {"direct", "ascend", NULL};
+            opt.ascend = ex_parse_choice(a, ex_value(argc, argv, &i), names);
         } else if (!strcmp(a, "--h")) {
             opt.h = ex_parse_long(a, ex_value(argc, argv, &i), 1, MAX_MESSAGES);
         } else if (!strcmp(a, "--m")) {

@@ -547,8 +547,7 @@ static void spmd(void)
     if (opt.time)
         time_runs(&m, orig);
     if (opt.c.trace) {
-        bsp_sync();
-        bsp_trace_begin();
+        ex_trace_begin();
         multisearch(&m, orig);
         bsp_trace_end();
     }
@@ -588,20 +587,14 @@ static void parse(int argc, char **argv)
         } else if (!strcmp(a, "--block")) {
             opt.block = ex_parse_long(a, ex_value(argc, argv, &i), 1, 1L << 30);
         } else if (!strcmp(a, "--mapping")) {
-            const char *v = ex_value(argc, argv, &i);
-            if (strcmp(v, "random") && strcmp(v, "z"))
-                ex_usage_error("--mapping expects random or z, got '%s'", v);
-            opt.mapping = strcmp(v, "z") ? MAP_RANDOM : MAP_Z;
+            static const char *const names[] = {"random", "z", NULL}; /* MAP_* */
+            opt.mapping = ex_parse_choice(a, ex_value(argc, argv, &i), names);
         } else if (!strcmp(a, "--queries")) {
-            const char *v = ex_value(argc, argv, &i);
-            if (strcmp(v, "uniform") && strcmp(v, "skewed"))
-                ex_usage_error("--queries expects uniform or skewed, got '%s'", v);
-            opt.queries = strcmp(v, "skewed") ? QUERIES_UNIFORM : QUERIES_SKEWED;
+            static const char *const names[] = {"uniform", "skewed", NULL}; /* QUERIES_* */
+            opt.queries = ex_parse_choice(a, ex_value(argc, argv, &i), names);
         } else if (!strcmp(a, "--messages")) {
-            const char *v = ex_value(argc, argv, &i);
-            if (strcmp(v, "batched") && strcmp(v, "single"))
-                ex_usage_error("--messages expects batched or single, got '%s'", v);
-            opt.single = !strcmp(v, "single");
+            static const char *const names[] = {"batched", "single", NULL};
+            opt.single = ex_parse_choice(a, ex_value(argc, argv, &i), names);
         } else if (!strcmp(a, "--check")) {
             opt.check = 1;
         } else if (!strcmp(a, "--time")) {

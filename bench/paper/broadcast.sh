@@ -29,12 +29,7 @@ for p in ${BC_P:-2 4}; do
         out=$(cd "$tmp" && POLYBSP_NPROCS=$p "$bin/broadcast_study" --alg $alg -n "$n" \
           --reps $reps --trace) || exit 1
         record $alg time "$(echo "$out" | sed -n 's/.*: median \([^ ]*\) s over.*/\1/p')"
-        row=$(predict_total "$tmp/polybsp-trace.jsonl" bsp dbsp ccm) || exit 1
-        set -- $(echo "$row" | tr ',' ' ')
-        record $alg real "$(per_run "$2" $reps)"
-        record $alg bsp "$(per_run "$3" $reps)"
-        record $alg dbsp "$(per_run "$5" $reps)"
-        record $alg ccm "$(per_run "$7" $reps)"
+        record_predicted $alg "$tmp/polybsp-trace.jsonl" $reps bsp dbsp ccm
       done
       r=$((r + 1))
     done

@@ -24,11 +24,7 @@ for p in ${HM_P:-2 4}; do
           --words "${HM_WORDS:-1}" --reps $reps --trace) || exit 1
         echo "$out" | sed -n 's/.*\(direct\|down to level [0-9]*\).*/\1/p' | head -n 1 >"$tmp/label.$route"
         record $route time "$(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"
-        row=$(predict_total "$tmp/polybsp-trace.jsonl" bsp dbsp) || exit 1
-        set -- $(echo "$row" | tr ',' ' ')
-        record $route real "$(per_run "$2" $reps)"
-        record $route bsp "$(per_run "$3" $reps)"
-        record $route dbsp "$(per_run "$5" $reps)"
+        record_predicted $route "$tmp/polybsp-trace.jsonl" $reps bsp dbsp
       done
       r=$((r + 1))
     done

@@ -8,6 +8,10 @@
 #       middle ones for an even count).
 #   predict_total TRACE MODEL... the CSV fields of predict's total row:
 #       total,real,<model>,<model>_error,...
+#   record_predicted KEY TRACE RUNS MODEL...
+#                                records for KEY the trace's real time (field
+#       real) and each MODEL's prediction (field MODEL), divided by RUNS, the
+#       runs the trace holds.
 #   record KEY FIELD VALUE, med KEY FIELD, forget
 #                                one value per round for a variant KEY, their
 #       median, and forgetting them all (before the next configuration).
@@ -63,4 +67,15 @@ forget() {
 # per_run TOTAL RUNS: a trace's total divided by the runs it holds.
 per_run() {
   awk -v x="$1" -v k="$2" 'BEGIN {print x / k}'
+}
+
+record_predicted() {
+  key=$1 trace=$2 runs=$3
+  shift 3
+  row=$(predict_total "$trace" "$@") || exit 1
+  i=2
+  for field in real "$@"; do
+    record "$key" "$field" "$(per_run "$(echo "$row" | cut -d, -f$i)" "$runs")"
+    i=$((i == 2 ? 3 : i + 2))
+  done
 }

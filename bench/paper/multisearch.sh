@@ -32,10 +32,7 @@ for p in ${MS_P:-2 4}; do
           --time --trace) || exit 1
         record $v msgs "$(echo "$out" | sed -n 's/.* \([0-9]*\) messages$/\1/p')"
         record $v time "$(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"
-        row=$(predict_total "$tmp/polybsp-trace.jsonl" bsp bspstar) || exit 1
-        record $v real "$(echo "$row" | cut -d, -f2)"
-        record $v bsp "$(echo "$row" | cut -d, -f3)"
-        record $v bspstar "$(echo "$row" | cut -d, -f5)"
+        record_predicted $v "$tmp/polybsp-trace.jsonl" 1 bsp bspstar
       done
       r=$((r + 1))
     done

@@ -41,6 +41,22 @@ long ex_parse_long(const char *option, const char *text, long min, long max)
     return v;
 }
 
+int ex_parse_choice(const char *option, const char *text, const char *const *names)
+{
+    int n = 0;
+    while (names[n] && strcmp(names[n], text))
+        n++;
+    if (names[n])
+        return n;
+    char list[256] = "";
+    for (int k = 0; k < n; k++) {
+        const char *sep = k == 0 ? "" : k == n - 1 ? " or " : ", ";
+        size_t used = strlen(list);
+        snprintf(list + used, sizeof list - used, "%s%s", sep, names[k]);
+    }
+    ex_usage_error("%s expects %s, got '%s'", option, list, text);
+}
+
 unsigned long ex_parse_seed(const char *option, const char *text)
 {
     char *end;
@@ -149,6 +165,14 @@ double ex_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void ex_trace_begin(void)
+{
+    bsp_trace_begin();
+    bsp_trace_end();
+    bsp_sync();
+    bsp_trace_begin();
 }
 
 static void max_double(void *acc, const void *in, size_t nbytes)

@@ -37,6 +37,10 @@ const char *ex_value(int argc, char **argv, int *i);
 /* An integer in [min, max]: "OPTION expects an integer in [MIN, MAX], got 'TEXT'". */
 long ex_parse_long(const char *option, const char *text, long min, long max);
 
+/* The index of text in names (NULL-terminated): "OPTION expects A, B or C,
+ * got 'TEXT'" when it is not there. */
+int ex_parse_choice(const char *option, const char *text, const char *const *names);
+
 /* A seed: any integer >= 0 that fits an unsigned long. */
 unsigned long ex_parse_seed(const char *option, const char *text);
 
@@ -67,6 +71,12 @@ void ex_each_message(void (*fn)(void *ctx, const void *tag, const void *payload,
 
 /* The median of v[0, n) (sorts v). */
 double ex_median(double *v, int n);
+
+/* Collective: starts tracing (bsp_trace_begin) so that the first traced
+ * superstep is the caller's own. The first bsp_trace_begin of a run creates
+ * the trace file, and that I/O would land in the first traced superstep of the
+ * process that does it; here it happens in an untraced superstep of its own. */
+void ex_trace_begin(void);
 
 /* Collective: the largest of every process's `mine` (on every process). */
 double ex_max_over_procs(double mine);
