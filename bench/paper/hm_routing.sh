@@ -4,7 +4,9 @@
 # ascend/descend on D-BSP clusters, at each P and m for a fixed h. Per route,
 # the median over ROUNDS runs of
 #   time   hm_routing's own figure (median of 21 routings, slowest process)
-#   REAL, BSP, D-BSP  `polybsp predict` of 21 traced routings, divided by 21
+#   REAL, BSP, D-BSP  `polybsp predict` of 21 traced routings, divided by 21;
+#          D-BSP labels supersteps by their traffic (the default), D-BSP/group
+#          with --dbsp-label group (the cluster also holds the syncing group)
 # Not a test; prints a Markdown table.
 # Environment: HM_P (default "2 4"), HM_H (default 4096), HM_WORDS (default 1),
 # ROUNDS (5). m takes the values h (one sender), h*P/2 and h*P (all send h).
@@ -12,8 +14,8 @@
 paper_setup "$@"
 reps=21
 h=${HM_H:-4096}
-echo "| P | h | m | route | time (s) | REAL (s) | BSP (s) | D-BSP (s) |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| P | h | m | route | time (s) | REAL (s) | BSP (s) | D-BSP (s) | D-BSP/group (s) |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for p in ${HM_P:-2 4}; do
   for m in $(printf '%s\n' $h $((h * p / 2)) $((h * p)) | sort -nu); do
     forget
@@ -24,14 +26,14 @@ for p in ${HM_P:-2 4}; do
           --words "${HM_WORDS:-1}" --reps $reps --trace) || exit 1
         echo "$out" | sed -n 's/.*\(direct\|down to level [0-9]*\).*/\1/p' | head -n 1 >"$tmp/label.$route"
         record $route time "$(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"
-        record_predicted $route "$tmp/polybsp-trace.jsonl" $reps bsp dbsp
+        record_predicted $route "$tmp/polybsp-trace.jsonl" $reps bsp dbsp dbsp-group
       done
       r=$((r + 1))
     done
     for route in direct ascend; do
-      printf '| %s | %s | %s | %s | %.3g | %.3g | %.3g | %.3g |\n' "$p" "$h" "$m" \
+      printf '| %s | %s | %s | %s | %.3g | %.3g | %.3g | %.3g | %.3g |\n' "$p" "$h" "$m" \
         "$(cat "$tmp/label.$route")" "$(med $route time)" "$(med $route real)" "$(med $route bsp)" \
-        "$(med $route dbsp)"
+        "$(med $route dbsp)" "$(med $route dbsp-group)"
     done
   done
 done

@@ -6,18 +6,21 @@
 #       file does not exist, or such a fresh calibration when none is given.
 #   median N...                  the median of the numbers (the mean of the two
 #       middle ones for an even count).
-#   predict_total TRACE MODEL... the CSV fields of predict's total row:
+#   predict_total TRACE [--dbsp-label L] MODEL...
+#                                the CSV fields of predict's total row:
 #       total,real,<model>,<model>_error,...
 #   record_predicted KEY TRACE RUNS MODEL...
 #                                records for KEY the trace's real time (field
 #       real) and each MODEL's prediction (field MODEL), divided by RUNS, the
-#       runs the trace holds.
+#       runs the trace holds; MODEL dbsp-group is D-BSP with --dbsp-label group.
 #   record KEY FIELD VALUE, med KEY FIELD, forget
 #                                one value per round for a variant KEY, their
 #       median, and forgetting them all (before the next configuration).
 # The scripts run the variants of one configuration in turn within each round,
 # so that a shared machine's drift over time hits all of them alike.
 set -u
+# The functions' own variables start with _pb_: sh has no local variables, and
+# the scripts' loops use short names.
 
 paper_setup() {
   if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
@@ -43,12 +46,17 @@ median() {
 }
 
 predict_total() {
-  trace=$1
+  _pb_trace=$1
   shift
-  args=""
-  for m in "$@"; do args="$args --model $m"; done
+  _pb_args=""
+  for _pb_m in "$@"; do
+    case $_pb_m in
+      dbsp-group) _pb_args="$_pb_args --model dbsp --dbsp-label group" ;;
+      *) _pb_args="$_pb_args --model $_pb_m" ;;
+    esac
+  done
   # shellcheck disable=SC2086
-  "$polybsp" predict --machine "$machine" $args --format csv "$trace" | grep '^total,'
+  "$polybsp" predict --machine "$machine" $_pb_args --format csv "$_pb_trace" | grep '^total,'
 }
 
 record() {
@@ -70,12 +78,19 @@ per_run() {
 }
 
 record_predicted() {
-  key=$1 trace=$2 runs=$3
+  _pb_key=$1 _pb_trace=$2 _pb_runs=$3
   shift 3
-  row=$(predict_total "$trace" "$@") || exit 1
-  i=2
-  for field in real "$@"; do
-    record "$key" "$field" "$(per_run "$(echo "$row" | cut -d, -f$i)" "$runs")"
-    i=$((i == 2 ? 3 : i + 2))
+  _pb_plain=$(printf '%s\n' "$@" | grep -vx dbsp-group | tr '\n' ' ')
+  # shellcheck disable=SC2086
+  _pb_row=$(predict_total "$_pb_trace" $_pb_plain) || exit 1
+  record "$_pb_key" real "$(per_run "$(echo "$_pb_row" | cut -d, -f2)" "$_pb_runs")"
+  _pb_i=3
+  for _pb_m in $_pb_plain; do
+    record "$_pb_key" "$_pb_m" "$(per_run "$(echo "$_pb_row" | cut -d, -f$_pb_i)" "$_pb_runs")"
+    _pb_i=$((_pb_i + 2))
   done
+  if printf '%s\n' "$@" | grep -qx dbsp-group; then
+    _pb_row=$(predict_total "$_pb_trace" dbsp-group) || exit 1
+    record "$_pb_key" dbsp-group "$(per_run "$(echo "$_pb_row" | cut -d, -f3)" "$_pb_runs")"
+  fi
 }
