@@ -155,7 +155,7 @@ static void spmd(void)
         bsp_sync();
         double t0 = bsp_time();
         broadcast(buf);
-        t[r] = ex_max_over_procs(bsp_time() - t0);
+        t[r] = bsp_time() - t0;
     }
     if (opt.c.trace) {
         ex_trace_begin();
@@ -166,11 +166,11 @@ static void spmd(void)
     wrong += one(buf, 1);
     long all;
     bsp_allreduce(&wrong, &all, sizeof all, sum_long);
+    if (s == 0)
+        printf("broadcast_study: P = %d, %s, n = %ld bytes from process %ld\n", p,
+               alg_names[opt.alg], opt.n, opt.root);
+    ex_report_times(t, (int)opt.c.reps);
     if (s == 0) {
-        double med = ex_median(t, (int)opt.c.reps);
-        printf("broadcast_study: P = %d, %s, n = %ld bytes from process %ld: median %.6e s over "
-               "%ld runs (min %.6e s, max %.6e s)\n",
-               p, alg_names[opt.alg], opt.n, opt.root, med, opt.c.reps, t[0], t[opt.c.reps - 1]);
         if (all)
             printf("check: FAILED: %ld wrong bytes\n", all);
         else

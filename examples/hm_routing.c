@@ -366,7 +366,7 @@ static void spmd(void)
         bsp_sync();
         double t0 = bsp_time();
         route(&r, k);
-        t[i] = ex_max_over_procs(bsp_time() - t0);
+        t[i] = bsp_time() - t0;
     }
     wrong += wrong_messages(&r);
     if (opt.c.trace) {
@@ -386,9 +386,9 @@ static void spmd(void)
         if (opt.ascend)
             printf(" down to level %d (clusters of about %d)", k, r.p >> k);
         printf(", %ld bsp_sends\n", all[1]);
-        double med = ex_median(t, (int)opt.c.reps);
-        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.c.reps,
-               t[0], t[opt.c.reps - 1]);
+    }
+    ex_report_times(t, (int)opt.c.reps);
+    if (r.s == 0) {
         if (all[0])
             printf("check: FAILED: %ld messages wrong or missing\n", all[0]);
         else

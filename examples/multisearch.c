@@ -494,13 +494,9 @@ static void time_runs(ms *m, const query *orig)
         bsp_sync();
         double t0 = bsp_time();
         multisearch(m, orig);
-        t[r] = ex_max_over_procs(bsp_time() - t0);
+        t[r] = bsp_time() - t0;
     }
-    if (m->s == 0) {
-        double med = ex_median(t, (int)opt.c.reps);
-        printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", med, opt.c.reps,
-               t[0], t[opt.c.reps - 1]);
-    }
+    ex_report_times(t, (int)opt.c.reps);
     free(t);
 }
 

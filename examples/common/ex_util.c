@@ -161,12 +161,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-double ex_median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 void ex_trace_begin(void)
 {
     bsp_trace_begin();
@@ -175,18 +169,26 @@ void ex_trace_begin(void)
     bsp_trace_begin();
 }
 
-static void max_double(void *acc, const void *in, size_t nbytes)
+static void max_each(void *acc, const void *in, size_t nbytes)
 {
-    (void)nbytes;
     double *a = acc;
     const double *b = in;
-    if (*b > *a)
-        *a = *b;
+    for (size_t i = 0; i < nbytes / sizeof *a; i++)
+        if (b[i] > a[i])
+            a[i] = b[i];
 }
 
-double ex_max_over_procs(double mine)
+void ex_report_times(const double *t, int n)
 {
-    double all;
-    bsp_allreduce(&mine, &all, sizeof mine, max_double);
-    return all;
+    double *all = malloc((size_t)n * sizeof *all);
+    if (!all)
+        bsp_abort("%s: out of memory for %d timings", program, n);
+    bsp_allreduce(t, all, (size_t)n * sizeof *all, max_each);
+    if (bsp_pid() == 0) {
+        qsort(all, (size_t)n, sizeof *all, cmp_double);
+        double median = n % 2 ? all[n / 2] : (all[n / 2 - 1] + all[n / 2]) / 2;
+        printf("time: median %.6e s over %d runs (min %.6e s, max %.6e s)\n", median, n, all[0],
+               all[n - 1]);
+    }
+    free(all);
 }

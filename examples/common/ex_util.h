@@ -69,16 +69,16 @@ long ex_send_batches(const ex_buf *to, const void *tag);
 void ex_each_message(void (*fn)(void *ctx, const void *tag, const void *payload, size_t nbytes),
                      void *ctx);
 
-/* The median of v[0, n) (sorts v). */
-double ex_median(double *v, int n);
-
 /* Collective: starts tracing (bsp_trace_begin) so that the first traced
  * superstep is the caller's own. The first bsp_trace_begin of a run creates
  * the trace file, and that I/O would land in the first traced superstep of the
  * process that does it; here it happens in an untraced superstep of its own. */
 void ex_trace_begin(void);
 
-/* Collective: the largest of every process's `mine` (on every process). */
-double ex_max_over_procs(double mine);
+/* Collective: t[0, n) holds this process's time of each of n runs; process 0
+ * prints "time: median M s over N runs (min A s, max B s)" of the slowest
+ * process's time per run. Reducing once after the runs keeps the timed runs
+ * free of other supersteps. */
+void ex_report_times(const double *t, int n);
 
 #endif /* POLYBSP_EX_UTIL_H */
