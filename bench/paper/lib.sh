@@ -2,17 +2,19 @@
 # machine file, the medians and the predictions they share.
 #   paper_setup BUILD [MACHINE]  sets $bin (examples), $polybsp, $tmp (removed at
 #       exit) and $machine: MACHINE, first written by `polybsp probe -p 2,4
-#       --sizes 8,64,512,4096,32768` (the sizes these programs send) when that
+#       --sizes 8,64,512,4096,32768,131072 --budget 90` (about the sizes these
+#       programs send) when that
 #       file does not exist, or such a fresh calibration when none is given.
 #   median N...                  the median of the numbers (the mean of the two
 #       middle ones for an even count).
 #   predict_total TRACE [--dbsp-label L] MODEL...
 #                                the CSV fields of predict's total row:
-#       total,real,<model>,<model>_error,...
+#       total,real,<model>,<model>_error,...; MODEL dbsp-group is D-BSP with
+#       --dbsp-label group.
 #   record_predicted KEY TRACE RUNS MODEL...
 #                                records for KEY the trace's real time (field
 #       real) and each MODEL's prediction (field MODEL), divided by RUNS, the
-#       runs the trace holds; MODEL dbsp-group is D-BSP with --dbsp-label group.
+#       runs the trace holds.
 #   record KEY FIELD VALUE, med KEY FIELD, forget
 #                                one value per round for a variant KEY, their
 #       median, and forgetting them all (before the next configuration).
@@ -34,8 +36,8 @@ paper_setup() {
   trap 'rm -rf "$tmp"' EXIT HUP INT TERM
   machine=${2:-$tmp/machine.json}
   if [ ! -f "$machine" ]; then
-    echo "calibrating: polybsp probe -p 2,4 --sizes 8,64,512,4096,32768 (about a minute) ..." >&2
-    "$polybsp" probe -p 2,4 --sizes 8,64,512,4096,32768 -o "$machine" >/dev/null || exit 1
+    echo "calibrating: polybsp probe -p 2,4 --sizes 8,64,512,4096,32768,131072 --budget 90 (a minute or two) ..." >&2
+    "$polybsp" probe -p 2,4 --sizes 8,64,512,4096,32768,131072 --budget 90 -o "$machine" >/dev/null || exit 1
   fi
 }
 
