@@ -119,7 +119,7 @@ int core_file_create(core_file *w, const char *path, char *why, size_t whylen)
 int core_file_commit(core_file *w, char *why, size_t whylen)
 {
     int err = 0;
-    if (fflush(w->f) != 0 || ferror(w->f) || fsync(fileno(w->f)) != 0)
+    if (fflush(w->f) != 0 || ferror(w->f) || (!w->transient && fsync(fileno(w->f)) != 0))
         err = errno ? errno : EIO;
     if (fclose(w->f) != 0 && !err)
         err = errno;

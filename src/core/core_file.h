@@ -3,8 +3,8 @@
  * Contract (writing): core_file_create opens a new file beside PATH (same
  * directory, a name no other file has, created with O_EXCL so no link is ever
  * followed; the mode of the PATH it replaces, or 0666 less the umask); the caller
- * writes through w->f; core_file_commit flushes it, fsyncs it, closes it (each
- * result checked) and renames it over PATH. PATH must be a regular file or
+ * writes through w->f; core_file_commit flushes it, fsyncs it (unless the caller
+ * marked it transient), closes it (each result checked) and renames it over PATH. PATH must be a regular file or
  * absent, checked before and again just before the rename: a device, a
  * directory, a FIFO or a symbolic link at PATH is never replaced or written
  * through. On any failure the temporary is removed, PATH is left as it was, and
@@ -23,9 +23,11 @@
 #include <stdio.h>
 
 typedef struct core_file {
-    FILE *f;    /* the temporary, open for writing */
-    char *tmp;  /* its name */
-    char *path; /* the file it becomes */
+    FILE *f;       /* the temporary, open for writing */
+    char *tmp;     /* its name */
+    char *path;    /* the file it becomes */
+    int transient; /* set by the caller: commit without fsync (a placeholder soon
+                      replaced, such as a trace's header at the start of a run) */
 } core_file;
 
 /* 0 when path is a regular file or absent; else -1 with the reason in why. */

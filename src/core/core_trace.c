@@ -256,6 +256,10 @@ static int save(core_run *run, const char *records, size_t len, const char *how,
     core_file w;
     if (core_file_create(&w, run->trace_path, why, whylen) < 0)
         return -1;
+    /* The header alone is written while other processes may be inside a traced
+     * superstep (bsp_trace_begin): no fsync for it, which would add a
+     * millisecond to that superstep; the whole trace is synced at the end. */
+    w.transient = records != NULL && len == 0 && how == NULL;
     write_header(w.f, run);
     if (records)
         fwrite(records, 1, len, w.f);
