@@ -102,14 +102,17 @@ one_run() { # engine fault run
     # Once every rank has said it runs: a rank stopped inside MPI_Init or
     # bsp_begin's collectives is not the watchdog's (docs/reliability.md).
     # (Deadlines by the clock: on a loaded machine each sleep takes longer.)
-    local until=$((SECONDS + 20))
+    local until=$((SECONDS + 60)) ranks=()
     while [ "$SECONDS" -lt "$until" ]; do
-      [ "$(grep -c runs "$err.out" 2>/dev/null)" -ge 4 ] && break
+      mapfile -t ranks < <(pgrep -f "^[^ ]*fault_mpi forever 0 $tag\$")
+      [ "$(grep -c runs "$err.out" 2>/dev/null)" -ge 4 ] && [ "${#ranks[@]}" -gt 0 ] && break
+      kill -0 "$job" 2>/dev/null || break
       sleep 0.1
     done
-    mapfile -t ranks < <(pgrep -f "^[^ ]*fault_mpi forever 0 $tag\$")
     sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.3 + 1.2 * r / 32767 }')"
-    victim=${ranks[$((RANDOM % ${#ranks[@]}))]:-}
+    # No rank to hit (the job never started its ranks, or ended): the run fails
+    # below by its status or its lines, instead of the draw dividing by zero.
+    [ "${#ranks[@]}" -gt 0 ] && victim=${ranks[$((RANDOM % ${#ranks[@]}))]}
     if [ -n "$victim" ]; then
       [ "$fault" = kill ] && kill -KILL "$victim" 2>/dev/null
       [ "$fault" = stop ] && kill -STOP "$victim" 2>/dev/null
