@@ -318,10 +318,17 @@ static int split_by_node(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* qsort of n items, where n may be 0 and base NULL (an empty buffer). */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (n > 1)
+        qsort(base, n, size, cmp);
+}
+
 /* The home queries still in the large phase: home[0, n), sorted by node. */
 static long active_home(ms *m)
 {
-    qsort(m->home, (size_t)m->nhome, sizeof *m->home, by_node);
+    sort(m->home, (size_t)m->nhome, sizeof *m->home, by_node);
     long n = 0;
     while (n < m->nhome && m->home[n].level >= 0)
         n++;
@@ -348,7 +355,7 @@ static void send_splitters(ms *m, int t)
 {
     count_rec *c = (count_rec *)m->counts.data;
     size_t n = m->counts.len / sizeof *c;
-    qsort(c, n, sizeof *c, count_by_node);
+    sort(c, n, sizeof *c, count_by_node);
     uint64_t *rec = xalloc((size_t)m->d, sizeof *rec);
     for (size_t i = 0; i < n;) {
         size_t e = i;
@@ -376,7 +383,7 @@ static void search_or_move(ms *m, int t)
 {
     long n = active_home(m);
     size_t rec = split_bytes(m), nsplit = m->splits.len / rec;
-    qsort(m->splits.data, nsplit, rec, split_by_node);
+    sort(m->splits.data, nsplit, rec, split_by_node);
     for (long i = 0; i < n; i++) {
         query *q = &m->home[i];
         uint64_t node = (uint64_t)q->node;
@@ -432,7 +439,8 @@ static void search_moved(ms *m)
 /* One multisearch of the home queries orig[0, nhome): 3*depth + 1 supersteps. */
 static void multisearch(ms *m, const query *orig)
 {
-    memcpy(m->home, orig, (size_t)m->nhome * sizeof *orig);
+    if (m->nhome)
+        memcpy(m->home, orig, (size_t)m->nhome * sizeof *orig);
     for (long i = 0; i < m->nhome; i++)
         m->answer[i] = -1;
     for (int k = 0; k <= 3 * m->depth; k++) {
