@@ -25,6 +25,10 @@ void core_vfatal_as(long pid, unsigned long step, const char *call, const char *
                     va_list ap) CORE_NORETURN;
 void core_fatal_oom(const char *what) CORE_NORETURN;
 
+/* Inside the SPMD section, reports exit(status) called there and stops the run;
+ * elsewhere nothing. The exit reporter's work, and bsp_smpi_exit's. */
+void core_report_exit(int status);
+
 /* Install the crash and exit reporters (idempotent). Crashes reported: SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL and SIGABRT ("killed by signal N (NAME)"); the process
  * then dies of the signal. */
