@@ -15,6 +15,15 @@
 
 #define CORE_NORETURN __attribute__((noreturn))
 #define CORE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* The model of the library's thread-locals: initial-exec, one instruction to reach
+ * them, even from the shared library. Not under SMPI, which loads a copy of the
+ * program per rank with dlopen: each copy would take static TLS space, of which
+ * glibc has room for about a hundred. */
+#ifdef POLYBSP_SMPI
+#define CORE_TLS_FAST
+#else
+#define CORE_TLS_FAST __attribute__((tls_model("initial-exec")))
+#endif
 
 /* Report against the calling process (or no process outside the section). */
 void core_fatal(const char *call, const char *fmt, ...) CORE_PRINTF(2, 3) CORE_NORETURN;
