@@ -53,6 +53,16 @@ typedef int bsp_nprocs_t;
 typedef int bsp_size_t;
 #endif
 
+/* Compiled by SimGrid's smpicc (bspcc --engine smpi), exit ends only the calling
+ * simulated rank, and exit hooks run when the whole simulation ends: polybsp's
+ * exit reports an exit inside the SPMD section as every engine does, then ends
+ * the rank as smpicc's exit does. */
+#if defined(SMPI_HELPERS_H) && defined(exit)
+#undef exit
+#define exit(status) bsp_smpi_exit(status)
+POLYBSP_API void bsp_smpi_exit(int status) POLYBSP_NORETURN;
+#endif
+
 /* Entry points that do not depend on the dialect. */
 POLYBSP_API void bsp_init(void (*spmd)(void), int argc, char **argv);
 POLYBSP_API void bsp_end(void);

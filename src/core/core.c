@@ -12,6 +12,8 @@ _Thread_local core_proc *core_self;
 
 #define ALIGN8 CORE_ALIGN8
 
+/* Under SMPI, smpicc's smpi_helpers.h makes this clock_gettime the simulator's:
+ * the rank's simulated time, as MPI_Wtime gives it. */
 double core_now(void)
 {
     struct timespec ts;

@@ -190,9 +190,8 @@ struct core_run {
     const char *program;    /* for the trace header */
 };
 
-/* The process the calling thread runs, or NULL outside the SPMD section.
- * initial-exec: one instruction to reach it, even from the shared library. */
-extern _Thread_local core_proc *core_self __attribute__((tls_model("initial-exec")));
+/* The process the calling thread runs, or NULL outside the SPMD section. */
+extern _Thread_local core_proc *core_self CORE_TLS_FAST;
 
 /* Returns 0, or -1 when memory runs out. The engine part of g is set up by the
  * engine (eng_group_init) before or after, as the engine needs. */

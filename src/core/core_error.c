@@ -1,5 +1,5 @@
 /* core_error — fatal reports, and reporters for crashes and exits inside a run. */
-#define _DEFAULT_SOURCE /* on_exit, SIGSTKSZ, sigaltstack */
+#define _DEFAULT_SOURCE 1 /* on_exit, SIGSTKSZ, sigaltstack (1: as smpicc's own definition) */
 #include "core/core_error.h"
 
 #include "core/core.h"
@@ -92,8 +92,38 @@ static const char *signal_name(int sig)
     }
 }
 
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+enum { NCRASH = sizeof crash_signals / sizeof crash_signals[0] };
+static struct sigaction crash_before[NCRASH]; /* the handlers this one replaced */
+
+#ifdef POLYBSP_SMPI
+#include <simgrid/actor.h>
+/* Under SMPI every rank is an actor of one process, with its own copy of this
+ * file, and a signal handler is the process's: the last rank to install its own
+ * has it. Each copy's handler hands a crash that is not its own rank's to the
+ * handler its rank replaced, down to the crashed rank's. */
+static aid_t own_actor;
+
+static int pass_on(int sig)
+{
+    if (sg_actor_self_get_pid() == own_actor)
+        return 0;
+    for (int i = 0; i < NCRASH; i++)
+        if (crash_signals[i] == sig && crash_before[i].sa_handler != SIG_DFL &&
+            crash_before[i].sa_handler != SIG_IGN) {
+            crash_before[i].sa_handler(sig);
+            return 1;
+        }
+    return 0;
+}
+#endif
+
 static void on_crash(int sig)
 {
+#ifdef POLYBSP_SMPI
+    if (pass_on(sig))
+        return;
+#endif
     const core_proc *p = core_self;
     if (p && !atomic_exchange(&reported, 1)) {
         char b[256];
@@ -113,9 +143,8 @@ static void on_crash(int sig)
     raise(sig);
 }
 
-static void on_exit_inside(int status, void *arg)
+void core_report_exit(int status)
 {
-    (void)arg;
     const core_proc *p = core_self;
     if (!p || p->ended_how || atomic_exchange(&reported, 1))
         return;
@@ -132,6 +161,12 @@ static void on_exit_inside(int status, void *arg)
     eng_abort(status ? status : 1);
 }
 
+static void on_exit_inside(int status, void *arg)
+{
+    (void)arg;
+    core_report_exit(status);
+}
+
 void core_install_reporters(void)
 {
     static atomic_int installed;
@@ -142,9 +177,11 @@ void core_install_reporters(void)
     sa.sa_handler = on_crash;
     sa.sa_flags = SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
-        sigaction(sigs[i], &sa, NULL);
+#ifdef POLYBSP_SMPI
+    own_actor = sg_actor_self_get_pid();
+#endif
+    for (int i = 0; i < NCRASH; i++)
+        sigaction(crash_signals[i], &sa, &crash_before[i]);
     on_exit(on_exit_inside, NULL);
 }
 

@@ -15,6 +15,15 @@
 
 #define CORE_NORETURN __attribute__((noreturn))
 #define CORE_PRINTF(a, b) __attribute__((format(printf, a, b)))
+/* The model of the library's thread-locals: initial-exec, one instruction to reach
+ * them, even from the shared library. Not under SMPI, which loads a copy of the
+ * program per rank with dlopen: each copy would take static TLS space, of which
+ * glibc has room for about a hundred. */
+#ifdef POLYBSP_SMPI
+#define CORE_TLS_FAST
+#else
+#define CORE_TLS_FAST __attribute__((tls_model("initial-exec")))
+#endif
 
 /* Report against the calling process (or no process outside the section). */
 void core_fatal(const char *call, const char *fmt, ...) CORE_PRINTF(2, 3) CORE_NORETURN;
@@ -24,6 +33,10 @@ void core_fatal_as(long pid, unsigned long step, const char *call, const char *f
 void core_vfatal_as(long pid, unsigned long step, const char *call, const char *fmt,
                     va_list ap) CORE_NORETURN;
 void core_fatal_oom(const char *what) CORE_NORETURN;
+
+/* Inside the SPMD section, reports exit(status) called there and stops the run;
+ * elsewhere nothing. The exit reporter's work, and bsp_smpi_exit's. */
+void core_report_exit(int status);
 
 /* Install the crash and exit reporters (idempotent). Crashes reported: SIGSEGV,
  * SIGBUS, SIGFPE, SIGILL and SIGABRT ("killed by signal N (NAME)"); the process

@@ -36,7 +36,7 @@ typedef struct core_watch_slot {
 } core_watch_slot;
 
 /* The calling thread's process's slot, or NULL (no watchdog, or not a process). */
-extern _Thread_local core_watch_slot *core_watch_me __attribute__((tls_model("initial-exec")));
+extern _Thread_local core_watch_slot *core_watch_me CORE_TLS_FAST;
 
 double core_watch_timeout(void);
 

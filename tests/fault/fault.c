@@ -22,7 +22,7 @@
  *  return       process 0 returns from the SPMD function at once and main then
  *               computes forever (bsp_init style)
  */
-#define _DEFAULT_SOURCE /* usleep */
+#define _DEFAULT_SOURCE 1 /* usleep (1: as smpicc defines it) */
 #include <polybsp.h>
 #include <pthread.h>
 #include <signal.h>

@@ -15,7 +15,7 @@
 
 #include <string.h>
 
-enum { MAXP = 64 };
+enum { MAXP = 128 };
 
 typedef struct msg {
     int round, from;

@@ -3,7 +3,8 @@
  * Contract: prints the library version, the engines built in, the number of
  * processes a program gets by default, and the machine as hwloc sees it (host,
  * packages, cores, hardware threads, NUMA nodes, memory, caches), as text or as
- * one JSON object (docs/tool.md gives its fields). Status 0; 2 on bad usage; 1
+ * one JSON object (docs/tool.md gives its fields); with --platforms, the names
+ * of the smpi engine's shipped platforms instead. Status 0; 2 on bad usage; 1
  * when hwloc cannot read the topology.
  */
 #include "tool.h"
@@ -19,7 +20,7 @@
 #include <unistd.h>
 
 const char cmd_info_help[] =
-    "usage: polybsp info [--json]\n"
+    "usage: polybsp info [--json | --platforms]\n"
     "\n"
     "Shows the polybsp version, the engines built in, the number of processes a\n"
     "program gets by default, and this machine's packages, cores, hardware threads,\n"
@@ -27,6 +28,7 @@ const char cmd_info_help[] =
     "\n"
     "options:\n"
     "  --json       print one JSON object instead of text\n"
+    "  --platforms  list the simulated platforms shipped for the smpi engine\n"
     "  -h, --help   show this help\n";
 
 /* One kind of cache: all caches of one level and type that have the same size
@@ -225,6 +227,8 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0)
             json = true;
+        else if (strcmp(argv[i], "--platforms") == 0)
+            return tool_exec_smpi("info", NULL, NULL, 0, NULL);
         else if (tool_is_help(argv[i])) {
             fputs(cmd_info_help, stdout);
             return 0;

@@ -480,6 +480,9 @@ static int parse_args(int argc, char **argv, options *o)
     if (strcmp(o->engine, "mpi") == 0 && !o->machine)
         return tool_usage_error("portability: --engine mpi needs --machine FILE (made by "
                                 "'polybsp probe --engine mpi')");
+    if (strcmp(o->engine, "smpi") == 0)
+        return tool_usage_error(
+            "portability: engine 'smpi' cannot run the suite yet (docs/smpi.md)");
     if (strcmp(o->engine, bsp_engine_name()) != 0 && strcmp(o->engine, "mpi") != 0)
         return tool_usage_error("portability: this is the MPI engine's portability; run "
                                 "'polybsp portability' for engine '%s'",

@@ -282,6 +282,8 @@ int cmd_probe(int argc, char **argv)
     if (strcmp(engine, bsp_engine_name()) != 0) {
         if (strcmp(engine, "mpi") == 0)
             return start_mpi_probe(argc, argv, &o);
+        if (strcmp(engine, "smpi") == 0)
+            return tool_usage_error("probe: engine 'smpi' cannot be calibrated yet (docs/smpi.md)");
         return tool_usage_error("probe: this is the MPI engine's probe; run 'polybsp probe' for "
                                 "engine '%s'",
                                 engine);

@@ -9,7 +9,8 @@
  * tool_exec_mpi. The engine is the one PROGRAM was built for (told by the marker
  * the engine leaves in it, engine/engine.h, or the polybsp shared library it
  * needs), or --engine's; a program without either sign, such as a script, runs
- * on --engine's, by default threads.
+ * on --engine's, by default threads. On the smpi engine, `polybsp-smpirun` runs
+ * it on a simulated platform (--platform, --hostfile), through tool_exec_smpi.
  * Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built
  * for another engine than --engine names. PROGRAM that
  * cannot be started: one line, status 127 (not found) or 126 (not executable),
@@ -29,7 +30,8 @@
 #include <unistd.h>
 
 const char cmd_run_help[] =
-    "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--] PROGRAM [ARGS]\n"
+    "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--platform P]\n"
+    "                   [--hostfile F] [--] PROGRAM [ARGS]\n"
     "\n"
     "Runs the BSP program PROGRAM with ARGS. The exit status is the program's.\n"
     "\n"
@@ -42,10 +44,16 @@ const char cmd_run_help[] =
     "  --engine ENGINE    the engine to run on: threads, or mpi when built with MPI\n"
     "                     (runs mpiexec --oversubscribe -np N PROGRAM). By default\n"
     "                     the engine PROGRAM was linked for (bspcc --engine), else\n"
-    "                     threads; a PROGRAM linked for another engine is refused\n"
+    "                     threads; a PROGRAM linked for another engine is refused.\n"
+    "                     smpi, when built with SimGrid: simulated ranks on\n"
+    "                     --platform (bspcc --engine smpi, docs/smpi.md)\n"
     "  --timeout S        stop the run with one line naming the late processes when\n"
     "                     processes have waited at a synchronisation for S seconds\n"
     "                     (sets POLYBSP_TIMEOUT=S; 0 or unset: no timeout, the default)\n"
+    "  --platform P       smpi: a SimGrid platform file, or the name of a shipped\n"
+    "                     platform (polybsp info --platforms)\n"
+    "  --hostfile F       smpi: the host of each rank, one a line (default: ranks fill\n"
+    "                     each host's cores in order)\n"
     "  -h, --help         show this help\n"
     "\n"
     "example: polybsp run -p 4 ./inprod 1000000\n";
@@ -140,7 +148,8 @@ static const char *program_engine(const char *name)
 {
     static const struct {
         const char *text, *engine;
-    } signs[] = {{ENG_MARKER "mpi", "mpi"},
+    } signs[] = {{ENG_MARKER "smpi", "smpi"},
+                 {ENG_MARKER "mpi", "mpi"},
                  {"libpolybsp_mpi.so", "mpi"},
                  {ENG_MARKER "threads", "threads"},
                  {"libpolybsp.so", "threads"}};
@@ -178,6 +187,7 @@ int cmd_run(int argc, char **argv)
 {
     const char *procs_text = NULL, *timeout = NULL;
     const char *engine = NULL; /* not asked for: the program's own */
+    const char *platform = NULL, *hostfile = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
@@ -200,6 +210,10 @@ int cmd_run(int argc, char **argv)
             engine = value;
         } else if ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
             timeout = value;
+        } else if ((value = option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
+            platform = value;
+        } else if ((value = option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
+            hostfile = value;
         } else if (missing) {
             return tool_usage_error("run: option '%s' needs a value", arg);
         } else {
@@ -232,12 +246,18 @@ int cmd_run(int argc, char **argv)
         return tool_usage_error("run: '%s' is built for the %s engine, not %s (link it with "
                                 "bspcc --engine %s)",
                                 argv[i], built_for, engine, engine);
-    if (strcmp(engine, "mpi") == 0) {
+    if ((platform != NULL || hostfile != NULL) && strcmp(engine, "smpi") != 0)
+        return tool_usage_error("run: %s is for --engine smpi only",
+                                platform != NULL ? "--platform" : "--hostfile");
+    if (strcmp(engine, "mpi") == 0 || strcmp(engine, "smpi") == 0) {
         /* Told here as execvp would tell it: the launcher, quiet, would not. */
         char path[PATH_MAX];
         find_program(argv[i], path, sizeof path);
         if (!path[0] || access(path, X_OK) != 0)
             return cannot_run(argv[i], path[0] ? errno : ENOENT);
+        if (strcmp(engine, "smpi") == 0)
+            return tool_exec_smpi("run", platform, hostfile, procs_text != NULL ? procs : 0,
+                                  argv + i);
         return tool_exec_mpi("run", procs_text != NULL ? procs : 0, argv + i);
     }
     if (procs_text != NULL) {

@@ -11,10 +11,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi). */
+/* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi), the
+ * smpi engine when it was built with SimGrid (libpolybsp_smpi). */
 const char *const tool_engines[] = {"threads",
 #ifdef POLYBSP_MPIEXEC
                                     "mpi",
+#endif
+#ifdef POLYBSP_SMPI
+                                    "smpi",
 #endif
                                     NULL};
 
@@ -159,4 +163,53 @@ int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, c
     int status = tool_exec_mpi(cmd, np, args);
     free(args);
     return status;
+}
+
+int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, long np,
+                   char *const *argv)
+{
+#ifdef POLYBSP_SMPI
+    char launcher[PATH_MAX];
+    ssize_t len = readlink("/proc/self/exe", launcher, sizeof launcher);
+    char *slash = NULL;
+    if (len > 0 && (size_t)len < sizeof launcher) {
+        launcher[len] = '\0';
+        slash = strrchr(launcher, '/');
+    }
+    const char name[] = "/polybsp-smpirun";
+    if (slash == NULL || (size_t)(slash - launcher) + sizeof name > sizeof launcher) {
+        fprintf(stderr, "polybsp: %s: cannot find polybsp-smpirun beside polybsp\n", cmd);
+        return 127;
+    }
+    memcpy(slash, name, sizeof name);
+    size_t n = 0;
+    while (argv != NULL && argv[n] != NULL)
+        n++;
+    char **args = calloc(n + 6, sizeof *args);
+    if (args == NULL) {
+        fprintf(stderr, "polybsp: %s: out of memory\n", cmd);
+        return 1;
+    }
+    char count[32] = "";
+    if (np > 0)
+        snprintf(count, sizeof count, "%ld", np);
+    args[0] = launcher;
+    if (argv == NULL) {
+        args[1] = (char *)"--list";
+    } else {
+        args[1] = (char *)cmd;
+        args[2] = (char *)(platform != NULL ? platform : "");
+        args[3] = (char *)(hostfile != NULL ? hostfile : "");
+        args[4] = count;
+        memcpy(args + 5, argv, (n + 1) * sizeof *args);
+    }
+    execv(args[0], args);
+    fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
+    free(args);
+    return 127;
+#else
+    (void)platform, (void)hostfile, (void)np, (void)argv;
+    return tool_usage_error("%s: engine 'smpi' is not available (available: %s)", cmd,
+                            tool_engine_list());
+#endif
 }

@@ -55,4 +55,13 @@ int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, c
  * passes it to bsp_init so that its ranks beyond 0 serve them. */
 void portability_spmd(void);
 
+/* Replaces this process with polybsp-smpirun (beside the polybsp binary; see
+ * tools/smpi) running argv on np simulated ranks (0: one per hostfile line) of
+ * platform (a file or a shipped platform's name) with hostfile (NULL: ranks
+ * fill each host's cores in order). With argv NULL, lists the shipped platforms
+ * instead. Returns only on failure, after one line `polybsp: CMD: ...`: 127 when
+ * the launcher cannot run, 2 when this polybsp was built without SimGrid. */
+int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, long np,
+                   char *const *argv);
+
 #endif /* POLYBSP_TOOL_H */

@@ -29,7 +29,33 @@ enum {
  * nap_ns, for ranks waiting between sections) between further polls. */
 enum { MPIE_POLLS = 64, MPIE_NAP_NS = 100000 };
 void mpie_wait(int n, MPI_Request *reqs, long nap_ns);
-void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st);
+
+/* A message found by a probe, to be received as itself (mpie_port.c): MPI's
+ * matched probe, or under SMPI (POLYBSP_SMPI), which lacks it, the probed source
+ * and tag. mpie_improbe returns whether one was found (then *msg and *st say
+ * which); mpie_mrecv receives len bytes of it into buf. */
+#ifdef POLYBSP_SMPI
+typedef struct mpie_message {
+    int source, tag;
+    MPI_Comm comm;
+} mpie_message;
+#else
+typedef MPI_Message mpie_message;
+#endif
+int mpie_improbe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Status *st);
+void mpie_mrecv(void *buf, int len, mpie_message *msg);
+/* Waits until another rank stops the job (after its one-line report). */
+void mpie_await_stop(void) __attribute__((noreturn));
+#ifdef POLYBSP_SMPI
+/* On MPI, rank 0 tells the waiting ranks that the program ends as MPI is
+ * finalised (at exit, from an exit hook). Under SMPI a program's exit hooks run
+ * only when the whole simulation ends, but the simulation ends when its last
+ * actor that is not a daemon does, killing the daemons: so every rank but 0
+ * becomes one, and rank 0's end (its main returning) ends the job. */
+void mpie_follow_rank0(int rank);
+#endif
+/* Waits, polling, for a message of source and tag. */
+void mpie_mprobe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Status *st);
 
 /* The watchdog (mpie_watch.c): mpie_watch_begin, collective over the run's
  * communicator, starts it for a section when timeout > 0, mpie_watch_end stops
@@ -46,9 +72,9 @@ void mpie_watch_poll(mpie_watch_wait *wait);
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail);
 /* Makes comm the group's communicator and learns every member's run pid. */
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);
-/* Receives the message msg (matched by MPI_Mprobe as st) into c->e.in[its source],
+/* Receives the message msg (found by a probe as st) into c->e.in[its source],
  * replacing what that buffer held. */
-void mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st);
+void mpie_take(core_ctx *c, mpie_message *msg, const MPI_Status *st);
 /* A new entry at the end of c->e.reqs (which may move). */
 MPI_Request *mpie_request(core_ctx *c);
 /* The count argument of an MPI call, or a report that n is too large for one. */

@@ -17,7 +17,7 @@
  * A group is a communicator: the whole run's is split off MPI_COMM_WORLD, a part's
  * off its parent's.
  */
-#define _DEFAULT_SOURCE /* nanosleep */
+#define _DEFAULT_SOURCE 1 /* nanosleep (1: as smpicc's own definition) */
 #include "core/core.h"
 #include "core/core_watch.h"
 #include "engine/engine.h"
@@ -59,10 +59,15 @@ static struct {
 } g;
 
 /* Kept in the program even when unreferenced: `polybsp run` looks for it. */
+#ifdef POLYBSP_SMPI
+__attribute__((used)) static const char marker[] = ENG_MARKER "smpi";
+#else
 __attribute__((used)) static const char marker[] = ENG_MARKER "mpi";
+#endif
 
 const char *eng_name(void) { return marker + sizeof ENG_MARKER - 1; }
 
+#ifndef POLYBSP_SMPI /* see mpie_follow_rank0 */
 /* Leaving inside a section (exit called there, after its report) skips
  * MPI_Finalize: MPI's launcher then ends the job and nobody waits for this rank. */
 static void finalise_at_exit(int status, void *arg)
@@ -75,6 +80,7 @@ static void finalise_at_exit(int status, void *arg)
     if (!done)
         MPI_Finalize();
 }
+#endif
 
 static void announce(long long nprocs, const char *trace, int over);
 static void end_section(unsigned how);
@@ -83,6 +89,7 @@ static void end_section(unsigned how);
  * (serving ones, or after a section without bsp_init) learn that no section
  * follows. MPI_Finalize runs the delete callbacks of MPI_COMM_SELF's attributes
  * first, while MPI still works. */
+#ifndef POLYBSP_SMPI
 static int release_servers(MPI_Comm comm, int key, void *value, void *extra)
 {
     (void)comm, (void)key, (void)value, (void)extra;
@@ -90,6 +97,7 @@ static int release_servers(MPI_Comm comm, int key, void *value, void *extra)
         announce(0, NULL, 1);
     return MPI_SUCCESS;
 }
+#endif
 
 static void start_mpi(void)
 {
@@ -98,13 +106,18 @@ static void start_mpi(void)
     if (ready)
         return;
     MPI_Init(NULL, NULL);
-    on_exit(finalise_at_exit, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+#ifdef POLYBSP_SMPI
+    mpie_follow_rank0(g.rank);
+#else
+    on_exit(finalise_at_exit, NULL);
     int key;
     MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, release_servers, &key, NULL);
     MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+#endif
 }
 
+#ifndef POLYBSP_SMPI /* see eng_abort */
 /* MPI_Abort kills the other ranks at once; under MPICH's launcher the error line
  * this rank has just written may still sit in the pipe to it, and be lost with
  * the rank. So wait, briefly, until the pipe is empty. */
@@ -120,18 +133,26 @@ static void drain_stderr(void)
         nanosleep(&ms, NULL);
     }
 }
+#endif
 
 void eng_abort(int status)
 {
+#ifdef POLYBSP_SMPI
+    /* Every rank is an actor of this one process: leaving it stops them all (SMPI's
+     * MPI_Abort would add its own lines and end the simulation with status 0). */
+    fflush(stdout);
+#else
     int ready;
     MPI_Initialized(&ready);
     if (ready) {
         drain_stderr();
         MPI_Abort(MPI_COMM_WORLD, status);
     }
+#endif
     _exit(status);
 }
 
+#ifndef POLYBSP_SMPI /* SMPI's waits block: mpie_port.c */
 /* GCC 12 takes MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1, for an array of
  * size 0 and warns that MPI_Testall writes to it (MPICH issue 5687). */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -156,12 +177,11 @@ void mpie_wait(int n, MPI_Request *reqs, long nap_ns)
 #pragma GCC diagnostic pop
 #endif
 
-void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Status *st)
+void mpie_mprobe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Status *st)
 {
     mpie_watch_wait watch = {0, 0, 0};
-    for (int found = 0, polls = 0;; polls++) {
-        MPI_Improbe(source, tag, comm, &found, msg, st);
-        if (found)
+    for (int polls = 0;; polls++) {
+        if (mpie_improbe(source, tag, comm, msg, st))
             return;
         if (polls >= MPIE_POLLS) {
             sched_yield();
@@ -169,6 +189,7 @@ void mpie_mprobe(int source, int tag, MPI_Comm comm, MPI_Message *msg, MPI_Statu
         }
     }
 }
+#endif
 
 /* Collective over MPI_COMM_WORLD: rank 0's section header reaches everyone. The
  * header goes by MPI_Ibcast so that waiting ranks can sleep; g.nprocs and g.trace
@@ -333,8 +354,7 @@ void eng_begin(long long nprocs)
     /* Every rank has rank 0's P: rank 0 reports a bad one, the others wait for
      * its MPI_Abort, so the run prints one line. */
     if ((P < 1 || P > size) && g.rank != 0)
-        for (;;)
-            pause();
+        mpie_await_stop();
     if (P < 1)
         core_fatal("bsp_begin", "number of processes %lld must be at least 1", P);
     if (P > size)

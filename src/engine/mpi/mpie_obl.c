@@ -17,7 +17,7 @@
 #include <string.h>
 
 /* Receives one message of `tag` (already matched); returns its count of BSPlib messages. */
-static size_t take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
+static size_t take(core_ctx *c, mpie_message *msg, const MPI_Status *st)
 {
     mpie_take(c, msg, st);
     const core_buf *b = &c->e.in[st->MPI_SOURCE];
@@ -48,17 +48,14 @@ void eng_oblsync(core_proc *p, size_t n)
         c->e.in[q].len = 0;
     size_t have = 0;
     core_watch_enter(CORE_WATCH_OBLSYNC, p->step);
-    MPI_Message msg;
+    mpie_message msg;
     MPI_Status st;
     while (have < n) {
         mpie_mprobe(MPI_ANY_SOURCE, tag, c->group->e.comm, &msg, &st);
         have += take(c, &msg, &st);
     }
-    for (int flag = 1; flag;) {
-        MPI_Improbe(MPI_ANY_SOURCE, tag, c->group->e.comm, &flag, &msg, &st);
-        if (flag)
-            take(c, &msg, &st);
-    }
+    while (mpie_improbe(MPI_ANY_SOURCE, tag, c->group->e.comm, &msg, &st))
+        take(c, &msg, &st);
     /* The queue lists messages by source, as after bsp_sync; every message sent is
      * non-empty, so an empty buffer means nothing came from that source. */
     for (int q = 0; q < c->nprocs; q++) {

@@ -58,8 +58,7 @@ void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *det
         return;
     if (lowest == c->pid)
         core_fatal_as(c->proc->pid, c->proc->step, call, "%s", detail);
-    for (;;)
-        pause();
+    mpie_await_stop();
 }
 
 /* Different calls met at one barrier: every member learns every member's call and
@@ -82,8 +81,7 @@ static void report_mixed_arrivals(const core_ctx *c, unsigned all, unsigned at)
     if (culprit == c->pid)
         core_report_mixed(c->proc->pid, c->proc->step, first, c->group->e.run_pids[other],
                           every[2 * other], every[2 * other + 1]);
-    for (;;)
-        pause();
+    mpie_await_stop();
 }
 
 /* Members arrived from supersteps of different parity: every member learns every
@@ -107,8 +105,7 @@ static void report_steps(const core_ctx *c, unsigned at)
     if (behind == c->pid)
         core_report_steps(c->proc->pid, c->proc->step, at, c->group->e.run_pids[other],
                           (int)every[2 * other + 1], every[2 * other]);
-    for (;;)
-        pause();
+    mpie_await_stop();
 }
 
 /* A barrier that ORs the members' bits by point-to-point messages, which beats
@@ -192,14 +189,14 @@ void eng_check_colls(core_ctx *c, unsigned parity)
     mpie_blame(c, guilty, call, detail);
 }
 
-void mpie_take(core_ctx *c, MPI_Message *msg, const MPI_Status *st)
+void mpie_take(core_ctx *c, mpie_message *msg, const MPI_Status *st)
 {
     int len;
     MPI_Get_count(st, MPI_BYTE, &len);
     core_buf *b = &c->e.in[st->MPI_SOURCE];
     b->len = 0;
     core_buf_reserve(b, (size_t)len);
-    MPI_Mrecv(b->data, len, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+    mpie_mrecv(b->data, len, msg);
     b->len = (size_t)len;
 }
 
@@ -529,7 +526,7 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         if (d != c->pid)
             send_head(c, d, parity);
     for (int k = 1; k < P; k++) {
-        MPI_Message msg;
+        mpie_message msg;
         MPI_Status st;
         mpie_mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
         mpie_take(c, &msg, &st);
