@@ -67,25 +67,6 @@ const char cmd_probe_help[] =
 
 enum { MAX_PROCS_VALUE = 1024 };
 
-/* Returns the value of option `name` at argv[*i] ("NAME VALUE" or "NAME=VALUE"),
- * advancing *i past it; NULL when argv[*i] is another option. *missing is set when
- * the option is there without its value. */
-static const char *value_of(int argc, char **argv, int *i, const char *name, int *missing)
-{
-    size_t len = strlen(name);
-    if (strncmp(argv[*i], name, len) != 0)
-        return NULL;
-    if (argv[*i][len] == '=' && name[1] == '-')
-        return argv[*i] + len + 1;
-    if (argv[*i][len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = 1;
-        return NULL;
-    }
-    return argv[++*i];
-}
-
 /* Parses a comma-separated list of integers in [least, most] (even ones when
  * even is set), distinct, at most cap of them, sorted ascending into out. */
 static int parse_list(const char *text, long least, long most, int even, long *out, size_t cap,
@@ -219,18 +200,18 @@ int cmd_probe(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--quick") == 0) {
             o.quick = 1;
-        } else if ((v = value_of(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = value_of(argc, argv, &i, "--output", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
             o.output = v;
-        } else if ((v = value_of(argc, argv, &i, "--budget", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--budget", &missing)) != NULL) {
             char *end;
             errno = 0;
             o.budget = strtod(v, &end);
             if (end == v || *end != '\0' || errno != 0 || !(o.budget > 0) || o.budget > 86400)
                 return tool_usage_error(
                     "probe: invalid budget '%s' (expected seconds, a number in (0, 86400])", v);
-        } else if ((v = value_of(argc, argv, &i, "-p", &missing)) != NULL ||
-                   (v = value_of(argc, argv, &i, "--procs", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
+                   (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
             long list[COST_MAX_PROCS];
             if (parse_list(v, 2, MAX_PROCS_VALUE, 0, list, COST_MAX_PROCS, &o.nprocs) != 0)
                 return tool_usage_error("probe: invalid process counts '%s' (expected up to %d "
@@ -239,14 +220,14 @@ int cmd_probe(int argc, char **argv)
             for (size_t k = 0; k < o.nprocs; k++)
                 o.procs[k] = (int)list[k];
             procs_given = 1;
-        } else if ((v = value_of(argc, argv, &i, "--sizes", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--sizes", &missing)) != NULL) {
             if (parse_list(v, 2, PROBE_MAX_BYTES, 1, o.sizes, COST_MAX_SIZES, &o.nsizes) != 0 ||
                 o.nsizes < 2)
                 return tool_usage_error("probe: invalid sizes '%s' (expected 2 to %d different "
                                         "even byte counts in [2, %ld], comma-separated)",
                                         v, COST_MAX_SIZES, PROBE_MAX_BYTES);
             sizes_given = 1;
-        } else if ((v = value_of(argc, argv, &i, "--experiments", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--experiments", &missing)) != NULL) {
             char *end;
             errno = 0;
             long n = strtol(v, &end, 10);
@@ -255,7 +236,7 @@ int cmd_probe(int argc, char **argv)
                                         "integer in [1, %d])",
                                         v, PROBE_MAX_EXPERIMENTS);
             o.experiments = (int)n;
-        } else if ((v = value_of(argc, argv, &i, "--engine", &missing)) != NULL) {
+        } else if ((v = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
             if (!tool_engine_available(v))
                 return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,
                                         tool_engine_list());

@@ -86,27 +86,6 @@ static int check_timeout(const char *text)
     return 0;
 }
 
-/* Returns the value of option `name` given as "NAME VALUE" or "NAME=VALUE" at
- * argv[*i], advancing *i past it; NULL if argv[*i] is not that option. Sets
- * *missing when the option is there but its value is not. */
-static const char *option_value(int argc, char **argv, int *i, const char *name, bool *missing)
-{
-    size_t len = strlen(name);
-    const char *arg = argv[*i];
-    if (strncmp(arg, name, len) != 0)
-        return NULL;
-    if (arg[len] == '=')
-        return arg + len + 1;
-    if (arg[len] != '\0')
-        return NULL;
-    if (*i + 1 >= argc) {
-        *missing = true;
-        return NULL;
-    }
-    *i += 1;
-    return argv[*i];
-}
-
 /* The file execvp would start for name: name itself when it has a '/', else the
  * first executable regular file of that name in PATH; into path, or "". */
 static void find_program(const char *name, char *path, size_t size)
@@ -192,7 +171,7 @@ int cmd_run(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *arg = argv[i];
         const char *value;
-        bool missing = false;
+        int missing = 0;
         if (strcmp(arg, "--") == 0) {
             i++;
             break;
@@ -201,18 +180,18 @@ int cmd_run(int argc, char **argv)
             fputs(cmd_run_help, stdout);
             return 0;
         }
-        if ((value = option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-            (value = option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
+        if ((value = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
+            (value = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
             procs_text = value;
         } else if (strncmp(arg, "-p", 2) == 0 && arg[2] != '\0') {
             procs_text = arg + 2; /* -p4, as getopt would accept */
-        } else if ((value = option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
+        } else if ((value = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
             engine = value;
-        } else if ((value = option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
+        } else if ((value = tool_option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
             timeout = value;
-        } else if ((value = option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
+        } else if ((value = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
             platform = value;
-        } else if ((value = option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
+        } else if ((value = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
             hostfile = value;
         } else if (missing) {
             return tool_usage_error("run: option '%s' needs a value", arg);
