@@ -110,8 +110,12 @@ static void rootp_dbsp(unsigned char *buf, size_t n)
         in_clusters(j / 2, 1, buf, n);
 }
 
+/* A broadcast computes nothing: its first superstep declares 0 operations, so
+ * that `polybsp predict --work ops` charges communication only (the
+ * collective's later supersteps keep their measured w, which is copying). */
 static void broadcast(unsigned char *buf)
 {
+    bsp_trace_ops(0);
     if (opt.alg == ROOTP_DBSP)
         rootp_dbsp(buf, (size_t)opt.n);
     else

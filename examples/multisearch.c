@@ -16,6 +16,8 @@
  *      queries; the other queries move to their node's owner.
  * Queries held by a node's owner are searched and passed on in every superstep;
  * one last superstep delivers the last answers home: 3*depth + 1 supersteps.
+ * Each superstep declares its comparisons (searches and sorts) with
+ * bsp_trace_ops, so that `polybsp predict --work ops` can predict a trace.
  *
  * Two mappings of nodes to processes (levels with at most P nodes go to
  * distinct processes in both):
@@ -149,6 +151,7 @@ typedef struct {
     long nhome;
     int32_t *answer; /* per home query: its segment, -1 until known */
     long stats[3];   /* large jobs, queries moved, messages sent */
+    double ops;      /* comparisons this superstep, declared at its sync */
 } ms;
 
 static void *xalloc(size_t n, size_t size)
@@ -285,6 +288,8 @@ static void exchange(ms *m)
 {
     for (int k = 0; k < NKINDS; k++)
         m->stats[2] += ex_send_batches(m->to + k * m->p, &k);
+    bsp_trace_ops(m->ops); /* for `polybsp predict --work ops` */
+    m->ops = 0;
     bsp_sync();
     for (int k = 0; k < NKINDS; k++) {
         ex_buf *self = &m->to[k * m->p + m->s];
@@ -319,16 +324,28 @@ static int split_by_node(const void *a, const void *b)
 }
 
 /* qsort of n items, where n may be 0 and base NULL (an empty buffer). */
-static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+/* ceil(log2 n) for n >= 1: the comparisons of a binary search over n - 1 keys,
+ * and the depth of a merge sort of n items. */
+static double log2_ceil(size_t n)
+{
+    double c = 0;
+    for (size_t k = 1; k < n; k *= 2)
+        c++;
+    return c;
+}
+
+/* Sorts, counting the comparisons a sort of n items makes, n ceil(log2 n). */
+static void sort(ms *m, void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
     if (n > 1)
         qsort(base, n, size, cmp);
+    m->ops += (double)n * log2_ceil(n);
 }
 
 /* The home queries still in the large phase: home[0, n), sorted by node. */
 static long active_home(ms *m)
 {
-    sort(m->home, (size_t)m->nhome, sizeof *m->home, by_node);
+    sort(m, m->home, (size_t)m->nhome, sizeof *m->home, by_node);
     long n = 0;
     while (n < m->nhome && m->home[n].level >= 0)
         n++;
@@ -355,7 +372,7 @@ static void send_splitters(ms *m, int t)
 {
     count_rec *c = (count_rec *)m->counts.data;
     size_t n = m->counts.len / sizeof *c;
-    sort(c, n, sizeof *c, count_by_node);
+    sort(m, c, n, sizeof *c, count_by_node);
     uint64_t *rec = xalloc((size_t)m->d, sizeof *rec);
     for (size_t i = 0; i < n;) {
         size_t e = i;
@@ -383,11 +400,12 @@ static void search_or_move(ms *m, int t)
 {
     long n = active_home(m);
     size_t rec = split_bytes(m), nsplit = m->splits.len / rec;
-    sort(m->splits.data, nsplit, rec, split_by_node);
+    sort(m, m->splits.data, nsplit, rec, split_by_node);
     for (long i = 0; i < n; i++) {
         query *q = &m->home[i];
         uint64_t node = (uint64_t)q->node;
         const uint64_t *keys = bsearch(&node, m->splits.data, nsplit, rec, split_by_node);
+        m->ops += log2_ceil(nsplit + 1);
         if (!keys) {
             emit(m, K_QUERY, owner_of(m, t, q->node), q, sizeof *q);
             m->stats[1]++;
@@ -395,6 +413,7 @@ static void search_or_move(ms *m, int t)
             continue;
         }
         int32_t next = q->node * m->d + child(keys + 1, m->d - 1, q->key);
+        m->ops += log2_ceil((size_t)m->d);
         if (t + 1 == m->depth) {
             m->answer[q->idx] = next;
             q->level = -1;
@@ -424,6 +443,7 @@ static void search_moved(ms *m)
                       (int)q[i].node, (int)q[i].level, m->s);
         const uint64_t *keys = m->split + (size_t)sl * (size_t)(m->d - 1);
         int32_t next = q[i].node * m->d + child(keys, m->d - 1, q[i].key);
+        m->ops += log2_ceil((size_t)m->d);
         if (q[i].level + 1 == m->depth) {
             answer_rec a = {q[i].idx, next};
             emit(m, K_ANSWER, q[i].home, &a, sizeof a);

@@ -79,7 +79,9 @@ void bsp_trace_ops(double ops)
     core_proc *p = api_self("bsp_trace_ops");
     if (!(ops >= 0))
         core_fatal("bsp_trace_ops", "operation count %g is not a number >= 0", ops);
-    p->tr.ops += ops;
+    /* A declared 0 (a superstep of pure communication) is written as such:
+     * `predict --work ops` then charges no work, not the measured w. */
+    p->tr.ops = (p->tr.ops > 0 ? p->tr.ops : 0) + ops;
 }
 
 int bsp_partition(int nparts, const double *weights)

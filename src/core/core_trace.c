@@ -94,7 +94,7 @@ void core_trace_start(core_proc *p)
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
     t->last_exit = core_now() - p->run->t0;
-    t->ops = 0;
+    t->ops = -1;
     t->bytes_out = t->msgs_out = 0;
 }
 
@@ -173,7 +173,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
             t->seen[t->from[i]] = 0;
     }
     t->nfrom = 0;
-    t->ops = 0;
+    t->ops = -1;
     t->bytes_out = t->msgs_out = 0;
     t->last_exit = now;
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
@@ -188,7 +188,7 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     if (r->kind >= CORE_KIND_BCAST)
         fprintf(f, "\"op\":%lu,", r->op);
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
-    if (r->ops > 0)
+    if (r->ops >= 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
     fprintf(f,
             "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,"

@@ -64,7 +64,8 @@ typedef struct core_tracer {
     core_step_kind kind; /* label of the supersteps under way */
     unsigned long op, nops; /* current collective instance; instances so far */
     unsigned long step; /* the superstep entered last */
-    double last_exit, t_enter, ops;
+    double last_exit, t_enter;
+    double ops; /* declared with bsp_trace_ops this superstep; -1 while none is */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
