@@ -10,6 +10,8 @@
 # Environment:
 #   PROCS    the numbers of processes, e.g. "2 4" (default: 2)
 #   REPEATS  traced runs per program and P; each ERROR is the median (default 5)
+#   WORK     measured (the default: w as timed) or ops (declared operations / r,
+#            an a-priori prediction of the work)
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
@@ -24,6 +26,8 @@ polybsp="$build/tools/polybsp/polybsp"
 ex="$build/examples"
 procs="${PROCS:-2}"
 repeats="${REPEATS:-5}"
+workmode="${WORK:-measured}"
+case $workmode in measured | ops) ;; *) echo "$0: WORK must be measured or ops, not '$workmode'" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -37,9 +41,10 @@ else
 fi
 
 # name|command: the command runs in $work with POLYBSP_NPROCS=P and writes
-# $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT traces one
-# transform with --trace). hello has no superstep to predict.
+# $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT and the
+# examples with --trace trace their timed part only).
 programs=(
+  "hello|POLYBSP_TRACE=polybsp-trace.jsonl $ex/hello"
   "inprod 10^6|POLYBSP_TRACE=polybsp-trace.jsonl $ex/inprod 1000000"
   "irregular 40 rounds|POLYBSP_TRACE=polybsp-trace.jsonl $ex/irregular 40"
   "fft dc 2^18|$ex/fft/fft --algo dc -n 2^18 --trace"
@@ -48,9 +53,15 @@ programs=(
   "exchange h=430080|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns exchange 430080 20"
   "pingpong h=6720|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns pingpong 6720 50"
   "pingpong h=430080|POLYBSP_TRACE=polybsp-trace.jsonl $ex/patterns pingpong 430080 20"
+  "multisearch random n=2^18|$ex/multisearch -n 262144 --mapping random --trace"
+  "multisearch z n=2^18|$ex/multisearch -n 262144 --mapping z --trace"
+  "hm_routing direct|$ex/hm_routing --route direct --h 4096 --m 8192 --words 16 --trace"
+  "hm_routing ascend|$ex/hm_routing --route ascend --h 4096 --m 8192 --words 16 --trace"
+  "bcast binomial 1 MiB|$ex/broadcast_study --alg binomial -n 1048576 --trace"
+  "bcast twophase 1 MiB|$ex/broadcast_study --alg twophase -n 1048576 --trace"
 )
 
-echo "machine: $machine; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
+echo "machine: $machine; work: $workmode; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
 echo
 echo "| program | P | REAL (s) | BSP ERROR % | best model | its ERROR % |"
 echo "|---|---|---|---|---|---|"
@@ -68,7 +79,7 @@ for P in $procs; do
         continue 2
       fi
       # The header, then the total row, of predict's CSV.
-      if ! "$polybsp" predict --machine "$machine" --format csv "$work/polybsp-trace.jsonl" \
+      if ! "$polybsp" predict --machine "$machine" --work "$workmode" --format csv "$work/polybsp-trace.jsonl" \
           >"$work/predict.csv" 2>"$work/predict.err"; then
         echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
         status=1

@@ -21,17 +21,19 @@ const char *cost_model_name(cost_model_kind k)
     return "unknown";
 }
 
+/* REAL starts when tracing did: the earliest t_enter - w of the first column.
+ * From bsp_begin that is after the trace file was made (which takes longer than
+ * a whole small superstep), and no model charges the tracer's own start. */
 static double real_time(const cost_trace *t, double *per_step)
 {
-    double base = 0;
-    if (t->first_step > 0) {
-        base = INFINITY;
-        for (int i = 0; i < t->nprocs; i++) {
-            const cost_rec *r = cost_trace_rec(t, 0, i);
-            if (r != NULL)
-                base = fmin(base, r->t_enter - r->w);
-        }
+    double base = INFINITY;
+    for (int i = 0; i < t->nprocs; i++) {
+        const cost_rec *r = cost_trace_rec(t, 0, i);
+        if (r != NULL)
+            base = fmin(base, r->t_enter - r->w);
     }
+    if (!isfinite(base))
+        base = 0;
     size_t n = t->start[t->nprocs];
     double *exit = malloc((n + 1) * sizeof *exit);
     if (exit == NULL) {

@@ -10,7 +10,8 @@
  * BSP*: s = 200000, h = 20 msgs -> 0.001 + 2e-9·(200000 + 20·100) + 1e-5 = 0.001414.
  * EBSP: the pairs never wait for each other. Φ(0,0) = 0.001 + 2e-6 + 1e-5 =
  * 0.001012 (pair 2,3: 0.0001 + 2e-4 + 1e-5 = 0.00031); step 1 adds the same:
- * Ψ = 0.002024 < BSP's 0.00242. REAL: max t_exit 0.00111, then 0.00231. */
+ * Ψ = 0.002024 < BSP's 0.00242. REAL, from min(t_enter - w) = 0 (process 0):
+ * max t_exit 0.00111, then 0.00231. */
 static void model_two_pairs(void)
 {
     cost_trace t;
@@ -134,6 +135,28 @@ static void self_traffic_left_out(void)
     cost_trace_free(&t);
 }
 
+/* REAL starts when tracing did, at the earliest t_enter - w of the first step
+ * (docs/models.md, REAL), not at 0 (bsp_begin, before the trace file was made).
+ * Process 0: w = 0.001 entered at 0.0012 (started at 0.0002), process 1: w =
+ * 0.0009 entered at 0.0013 (0.0004); both leave at 0.0013, then at 0.0019.
+ * REAL_0 = 0.0013 - 0.0002 = 0.0011, REAL_1 = 0.0019 - 0.0013 = 0.0006. */
+static void real_starts_with_tracing(void)
+{
+#define TREC(step, pid, w, in, out)                                                                \
+    "{\"step\":" #step ",\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":" #w ","          \
+    "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],"                     \
+    "\"t_enter\":" #in ",\"t_exit\":" #out "}\n"
+    cost_trace t;
+    cost_machine m;
+    load_machine("machine.json", &m);
+    CHECK(read_text(HEADER TREC(0, 0, 0.001, 0.0012, 0.0013) TREC(0, 1, 0.0009, 0.0013, 0.0013)
+                        TREC(1, 0, 0.0005, 0.0018, 0.0019) TREC(1, 1, 0.0006, 0.0019, 0.0019),
+                    &t) == 0);
+#undef TREC
+    expect_model(COST_REAL, &t, &m, 0, (double[]){0.0011, 0.0006}, 0.0017);
+    cost_trace_free(&t);
+}
+
 static void error_percent(void)
 {
     NEAR(cost_error_percent(2.0, 1.5), 25.0);
@@ -148,7 +171,7 @@ static const struct test_case cases[] = {
     {"model_two_pairs", model_two_pairs},   {"model_two_pairs_max", model_two_pairs_max},
     {"model_all_to_all", model_all_to_all}, {"model_pipeline", model_pipeline},
     {"model_midrun_ops", model_midrun_ops}, {"self_traffic_left_out", self_traffic_left_out},
-    {"error_percent", error_percent},
+    {"error_percent", error_percent},       {"real_starts_with_tracing", real_starts_with_tracing},
 };
 
 CHECK_MAIN(cases)
