@@ -66,28 +66,41 @@ echo
 echo "| program | P | REAL (s) | BSP ERROR % | best model | its ERROR % |"
 echo "|---|---|---|---|---|---|"
 status=0
+# Rounds are the outer loop, so that the host's noise (a shared VM's stalls
+# come and go for minutes) falls on every program alike, not on one.
 for P in $procs; do
-  for entry in "${programs[@]}"; do
-    name=${entry%%|*}
-    cmd=${entry#*|}
-    : >"$work/totals.csv"
-    for ((r = 0; r < repeats; r++)); do
+  declare -A failed=()
+  for ((r = 0; r < repeats; r++)); do
+    for idx in "${!programs[@]}"; do
+      entry=${programs[$idx]}
+      name=${entry%%|*}
+      cmd=${entry#*|}
+      [ -n "${failed[$idx]:-}" ] && continue
+      totals="$work/totals.$P.$idx.csv"
+      [ $r -eq 0 ] && : >"$totals"
       rm -f "$work/polybsp-trace.jsonl"
       if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
         echo "model_errors: $name at P = $P failed" >&2
         status=1
-        continue 2
+        failed[$idx]=1
+        continue
       fi
       # The header, then the total row, of predict's CSV.
       if ! "$polybsp" predict --machine "$machine" --work "$workmode" --format csv "$work/polybsp-trace.jsonl" \
           >"$work/predict.csv" 2>"$work/predict.err"; then
         echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
         status=1
-        continue 2
+        failed[$idx]=1
+        continue
       fi
-      [ -s "$work/totals.csv" ] || head -1 "$work/predict.csv" >"$work/totals.csv"
-      tail -1 "$work/predict.csv" >>"$work/totals.csv"
+      [ -s "$totals" ] || head -1 "$work/predict.csv" >"$totals"
+      tail -1 "$work/predict.csv" >>"$totals"
     done
+  done
+  for idx in "${!programs[@]}"; do
+    [ -n "${failed[$idx]:-}" ] && continue
+    entry=${programs[$idx]}
+    name=${entry%%|*}
     # Median of each column over the repeats; then BSP's ERROR and the best one.
     awk -F, -v name="$name" -v P="$P" '
       function median(col,   n, i, v, s, t) {
@@ -109,7 +122,8 @@ for P in $procs; do
         printf "| %s | %s | %.4g | %s | %s | %s |\n", name, P, real,
                bsp == "n/a" ? "n/a" : sprintf("%.1f", bsp), best == "" ? "-" : best,
                besterr == "n/a" ? "n/a" : sprintf("%.1f", besterr)
-      }' "$work/totals.csv"
+      }' "$work/totals.$P.$idx.csv"
   done
+  unset failed
 done
 exit $status
