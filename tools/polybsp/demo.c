@@ -14,6 +14,7 @@
  * status 1.
  */
 #define _DEFAULT_SOURCE /* realpath, mkdtemp */
+#include "progress.h"
 #include "tool.h"
 
 #include "core/core_file.h"
@@ -39,7 +40,7 @@
 #include <unistd.h>
 
 const char cmd_demo_help[] =
-    "usage: polybsp demo [--budget SECONDS] [--quick] [--keep DIR]\n"
+    "usage: polybsp demo [--budget SECONDS] [--quick] [--quiet] [--keep DIR]\n"
     "\n"
     "Shows what polybsp is for: it calibrates this machine (a short `polybsp probe`),\n"
     "fits the constants of a parallel FFT's cost formula, runs the divide-and-conquer\n"
@@ -51,6 +52,8 @@ const char cmd_demo_help[] =
     "options:\n"
     "  --budget SECONDS   time for the probe (default 30)\n"
     "  --quick            small sizes and a tiny probe, for tests (a few seconds)\n"
+    "  -q, --quiet        no progress on stderr (by default an updating line on a\n"
+    "                     terminal, plain lines otherwise)\n"
     "  --keep DIR         keep the machine file, the traces and the FFT constants in\n"
     "                     DIR (created if missing) instead of a temporary directory\n"
     "  -h, --help         show this help\n"
@@ -188,6 +191,7 @@ int cmd_demo(int argc, char **argv)
 {
     probe_options o = {.budget = 30};
     const char *keep = NULL;
+    bool quiet = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (tool_is_help(arg)) {
@@ -195,6 +199,8 @@ int cmd_demo(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--quick") == 0) {
             o.quick = 1;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            quiet = true;
         } else if (strcmp(arg, "--budget") == 0 || strcmp(arg, "--keep") == 0) {
             if (i + 1 >= argc)
                 return tool_usage_error("demo: option '%s' needs a value", arg);
@@ -247,12 +253,17 @@ int cmd_demo(int argc, char **argv)
     const long *sizes = o.quick ? probe_quick_sizes : probe_default_sizes;
     o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
     memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
-    FILE *quiet = fopen("/dev/null", "w");
-    if (!quiet)
+    FILE *null = fopen("/dev/null", "w");
+    if (!null)
         return fail("/dev/null", strerror(errno));
+    tool_progress progress;
+    tool_progress_init(&progress, "demo", quiet);
+    o.progress = tool_progress_probe;
+    o.ctx = &progress;
     bsp_init(probe_spmd, argc, argv);
-    int status = probe_run(&o, quiet, err, sizeof err);
-    fclose(quiet);
+    int status = probe_run(&o, null, err, sizeof err);
+    tool_progress_end(&progress);
+    fclose(null);
     if (status != 0)
         return fail("probe", err);
     cost_machine m;
@@ -306,6 +317,9 @@ int cmd_demo(int argc, char **argv)
         for (int i = 0; i < NPROCS; i++) {
             job.n = sizes_n[s];
             job.procs = demo_procs[i];
+            char phase[96];
+            snprintf(phase, sizeof phase, "FFT of %ld at P = %d, traced", job.n, job.procs);
+            tool_progress_show(&progress, (double)(s * NPROCS + i) / (MAX_SIZES * NPROCS), phase);
             cost_trace t;
             char path[4400];
             if (traced_fft(dir, &t, path, sizeof path) != 0)
@@ -326,6 +340,7 @@ int cmd_demo(int argc, char **argv)
             formula_count++;
             cost_trace_free(&t);
         }
+        tool_progress_end(&progress);
         print_table(sizes_n[s], rows, (int)cores);
     }
     if (chdir(cwd) != 0)

@@ -8,7 +8,8 @@
  * on the machine file), and the medians over the repeats are the program's
  * T' and T. cost_portability_estimate then gives per model η̂ (within families
  * and formula (1)), δ̂, the fastest-variant picks and the worst loss. Output:
- * a table (or JSON) on stdout, JSON to -o FILE, one progress line per program
+ * a table (or JSON) on stdout, JSON to -o FILE, progress on stderr (progress.h;
+ * a line per program when not a terminal, none with --quiet)
  * on stderr. Without --machine, a short probe at P calibrates first (said on
  * stderr). Bad usage or an unreadable machine file: one line, status 2; a run
  * that fails: one line, status 1. Traces (and the probe's machine file) go to a
@@ -18,6 +19,7 @@
  * checked; there rank 0 runs the command and hands each program to the others.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
+#include "progress.h"
 #include "tool.h"
 
 #include "cost/cost_json.h"
@@ -44,7 +46,8 @@
 
 const char cmd_portability_help[] =
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
-    "                           [--engine ENGINE] [--format table|json] [-o FILE]\n"
+    "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
+    "                           [-o FILE]\n"
     "\n"
     "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
     "equivalent programs (the same problem solved in different ways: FFT divide and\n"
@@ -65,6 +68,8 @@ const char cmd_portability_help[] =
     "  --repeats R        runs of every program, medians taken (default 11, at most\n"
     "                     1000)\n"
     "  --quick            small sizes, 3 repeats, a tiny probe: for tests\n"
+    "  -q, --quiet        no progress on stderr (by default an updating line on a\n"
+    "                     terminal, a line per program otherwise)\n"
     "  --engine ENGINE    threads (the default), or mpi when built with MPI: runs\n"
     "                     polybsp-portability-mpi under mpiexec on P ranks; needs\n"
     "                     --machine (from `polybsp probe --engine mpi`)\n"
@@ -108,7 +113,8 @@ typedef struct results {
 typedef struct options {
     const char *machine, *output;
     const char *engine;
-    int procs, repeats, quick, json;
+    int procs, repeats, quick, json, quiet;
+    tool_progress *progress;
 } options;
 
 static int compare_doubles(const void *a, const void *b)
@@ -185,10 +191,11 @@ static int measure(results *s, const options *o, const cost_machine *m, const ch
         s->real[i] = median(runs, o->repeats);
         for (int k = 0; k < NMODELS; k++)
             s->model[k][i] = median(model_runs[k], o->repeats);
-        fprintf(stderr,
-                "polybsp portability: [%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)\n",
-                i + 1, s->set.nprograms, f->name, suite_variant(&s->set, i), f->loops,
-                f->loops == 1 ? "" : "s", s->real[i], s->model[0][i]);
+        char phase[160];
+        snprintf(phase, sizeof phase, "[%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)",
+                 i + 1, s->set.nprograms, f->name, suite_variant(&s->set, i), f->loops,
+                 f->loops == 1 ? "" : "s", s->real[i], s->model[0][i]);
+        tool_progress_show(o->progress, -1, phase); /* [i/n] says how far */
     }
     for (int k = 0; k < NMODELS; k++)
         cost_portability_estimate(s->model[k], s->real, s->set.start, s->set.nfamilies, &s->est[k]);
@@ -438,6 +445,8 @@ static int parse_args(int argc, char **argv, options *o)
             return -1;
         } else if (strcmp(arg, "--quick") == 0) {
             o->quick = 1;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            o->quiet = 1;
         } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
             o->machine = v;
         } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
@@ -503,10 +512,14 @@ static int quick_probe(const options *o, const char *path)
     const long *sizes = o->quick ? probe_quick_sizes : probe_default_sizes;
     po.nsizes = o->quick ? probe_quick_nsizes : probe_default_nsizes;
     memcpy(po.sizes, sizes, po.nsizes * sizeof *sizes);
-    fprintf(stderr,
-            "polybsp portability: no --machine: calibrating first (a short probe at P = %d, "
-            "about %d s; `polybsp probe` makes a file to reuse)\n",
-            o->procs, o->quick ? 2 : 10);
+    char phase[160];
+    snprintf(phase, sizeof phase,
+             "no --machine: calibrating first (a short probe at P = %d, about %d s; `polybsp "
+             "probe` makes a file to reuse)",
+             o->procs, o->quick ? 2 : 10);
+    tool_progress_show(o->progress, -1, phase);
+    po.progress = tool_progress_probe;
+    po.ctx = o->progress;
     FILE *quiet = fopen("/dev/null", "w");
     if (!quiet) {
         fprintf(stderr, "polybsp: portability: /dev/null: %s\n", strerror(errno));
@@ -525,10 +538,12 @@ static int quick_probe(const options *o, const char *path)
 
 int cmd_portability(int argc, char **argv)
 {
-    options o = {.procs = 2, .repeats = 11, .engine = bsp_engine_name()};
+    tool_progress progress;
+    options o = {.procs = 2, .repeats = 11, .engine = bsp_engine_name(), .progress = &progress};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
+    tool_progress_init(&progress, "portability", o.quiet);
     if (strcmp(o.engine, bsp_engine_name()) != 0) /* --engine mpi from the threads tool */
         return tool_exec_sibling("portability", "polybsp-portability-mpi", o.procs, argc, argv);
 
@@ -574,6 +589,7 @@ int cmd_portability(int argc, char **argv)
         s->procs = o.procs;
         rc = measure(s, &o, &m, machine_name);
     }
+    tool_progress_end(&progress);
     if (chdir(cwd) != 0 || rmdir(dir) != 0)
         fprintf(stderr, "polybsp: portability: could not remove %s: %s\n", dir, strerror(errno));
     if (rc == 0) {

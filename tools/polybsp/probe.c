@@ -6,11 +6,12 @@
  * Every bad option, and an output file that cannot be created, is reported before
  * anything is measured: one line `polybsp: probe: ...`, status 2. Status 1 when
  * the run itself fails (the file cannot be written after all). Progress goes to
- * stderr: a bar on a terminal, a plain line per tenth otherwise.
+ * stderr (progress.h), none with --quiet.
  * The same file makes polybsp-probe-mpi (probe_mpi.c), this command on the MPI
  * engine; `--engine mpi` in the threads tool checks the options and then starts
  * it under mpiexec with the process counts made explicit.
  */
+#include "progress.h"
 #include "tool.h"
 
 #include "core/core_file.h"
@@ -30,7 +31,7 @@
 
 const char cmd_probe_help[] =
     "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST]\n"
-    "                     [--experiments N] [--quick] [--engine ENGINE]\n"
+    "                     [--experiments N] [--quick] [--quiet] [--engine ENGINE]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
     "models for current standard parallel platforms\") do: the times of h-relations in\n"
@@ -57,6 +58,8 @@ const char cmd_probe_help[] =
     "  --experiments N     samples per cell at most (default 100; the paper's 500 needs\n"
     "                      a larger --budget)\n"
     "  --quick             a tiny run (3 sizes, few samples), for tests\n"
+    "  -q, --quiet         no progress on stderr (by default an updating line on a\n"
+    "                      terminal, a line per tenth done otherwise)\n"
     "  --engine ENGINE     the engine to measure: threads (the default), or mpi when\n"
     "                      built with MPI: runs polybsp-probe-mpi under mpiexec on\n"
     "                      as many ranks as the largest P (the default P go up to\n"
@@ -155,42 +158,13 @@ static int start_mpi_probe(int argc, char **argv, const probe_options *o)
     return status;
 }
 
-struct progress {
-    int tty;
-    int shown; /* percent (terminal) or tenth (plain lines) last shown, -1 at first */
-    char phase[64];
-};
-
-static void show_progress(void *ctx, double fraction, const char *phase)
-{
-    struct progress *pr = ctx;
-    int changed = strcmp(phase, pr->phase) != 0;
-    if (pr->tty) {
-        int percent = (int)(fraction * 100);
-        if (fraction >= 1.0) {
-            fputs("\r\033[K", stderr);
-        } else if (changed || percent != pr->shown) {
-            int filled = (int)(fraction * 30);
-            fprintf(stderr, "\rpolybsp probe: [%.*s%*s] %3d%%  %s\033[K", filled,
-                    "##############################", 30 - filled, "", percent, phase);
-        }
-        pr->shown = percent;
-    } else {
-        int tenth = (int)(fraction * 10);
-        if (fraction < 1.0 && (changed || tenth != pr->shown))
-            fprintf(stderr, "polybsp probe: %3d%%  %s\n", tenth * 10, phase);
-        pr->shown = tenth;
-    }
-    fflush(stderr);
-    snprintf(pr->phase, sizeof pr->phase, "%s", phase);
-}
-
 int cmd_probe(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     probe_options o = {
         .output = "polybsp-machine.json", .budget = 40.0, .cores = cores > 0 ? (int)cores : 1};
     int procs_given = 0, sizes_given = 0;
+    bool quiet = false;
     const char *engine = bsp_engine_name();
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
@@ -200,6 +174,8 @@ int cmd_probe(int argc, char **argv)
             return 0;
         } else if (strcmp(arg, "--quick") == 0) {
             o.quick = 1;
+        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
+            quiet = true;
         } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
                    (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
             o.output = v;
@@ -270,8 +246,9 @@ int cmd_probe(int argc, char **argv)
                                 engine);
     }
 
-    struct progress pr = {.tty = isatty(STDERR_FILENO), .shown = -1};
-    o.progress = show_progress;
+    tool_progress pr;
+    tool_progress_init(&pr, "probe", quiet);
+    o.progress = tool_progress_probe;
     o.ctx = &pr;
     bsp_init(probe_spmd, argc, argv);
     char err[512];
