@@ -9,6 +9,8 @@
  */
 #include "tool.h"
 
+#include "engine/threads/thr_place.h"
+
 #include <polybsp.h>
 
 #include <hwloc.h>
@@ -20,14 +22,16 @@
 #include <unistd.h>
 
 const char cmd_info_help[] =
-    "usage: polybsp info [--json | --platforms]\n"
+    "usage: polybsp info [--json] [-p P] | --platforms\n"
     "\n"
     "Shows the polybsp version, the engines built in, the number of processes a\n"
     "program gets by default, and this machine's packages, cores, hardware threads,\n"
-    "NUMA nodes, memory and caches (read with hwloc).\n"
+    "NUMA nodes, memory and caches (read with hwloc), and the CPUs the threads\n"
+    "engine binds P processes to (POLYBSP_PLACE, docs/env.md).\n"
     "\n"
     "options:\n"
     "  --json       print one JSON object instead of text\n"
+    "  -p, --procs P  the placement of P processes (default: the default P)\n"
     "  --platforms  list the simulated platforms shipped for the smpi engine\n"
     "  -h, --help   show this help\n";
 
@@ -49,6 +53,7 @@ struct machine {
     char system[256];
     char cpu_model[256];
     int packages, cores, pus, numa_nodes;
+    int package_cores, package_pus; /* per package, when all are alike; else 0 */
     unsigned long long memory;
     struct cache caches[MAX_CACHES];
     int ncaches;
@@ -109,7 +114,24 @@ static int read_machine(struct machine *m)
     m->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
     m->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
     m->numa_nodes = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
+    /* The operating system's total: hwloc counts the NUMA nodes it can see, and
+     * a virtual machine's hot-added memory may sit outside them (5.1 of 23.5 GiB
+     * here). */
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     m->memory = hwloc_get_root_obj(topo)->total_memory;
+    if (pages > 0 && page > 0 && (unsigned long long)pages * (unsigned long long)page > m->memory)
+        m->memory = (unsigned long long)pages * (unsigned long long)page;
+    for (int k = 0; k < m->packages; k++) {
+        hwloc_obj_t pkg = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, (unsigned)k);
+        int c = hwloc_get_nbobjs_inside_cpuset_by_type(topo, pkg->cpuset, HWLOC_OBJ_CORE);
+        int t = hwloc_get_nbobjs_inside_cpuset_by_type(topo, pkg->cpuset, HWLOC_OBJ_PU);
+        if (k == 0) {
+            m->package_cores = c;
+            m->package_pus = t;
+        } else if (c != m->package_cores || t != m->package_pus) {
+            m->package_cores = m->package_pus = 0;
+        }
+    }
     hwloc_obj_t package = hwloc_get_obj_by_type(topo, HWLOC_OBJ_PACKAGE, 0);
     const char *model = package ? hwloc_obj_get_info_by_name(package, "CPUModel") : NULL;
     if (model != NULL)
@@ -144,7 +166,37 @@ static const char *human_size(unsigned long long bytes, char *buf, size_t len)
     return buf;
 }
 
-static void print_text(const struct machine *m, int nprocs, const char *nprocs_from)
+/* Where the threads engine would run P processes (thr_place.h). */
+struct placement {
+    thr_place_policy policy;
+    const char *from; /* "POLYBSP_PLACE" or "default" */
+    int procs, ncpus;
+    int *cpu;
+};
+
+static void print_placement_text(const struct placement *pl)
+{
+    printf("placement    %s (%s), threads engine: ", thr_place_name(pl->policy), pl->from);
+    if (pl->policy == THR_PLACE_NONE) {
+        printf("no process is bound\n");
+        return;
+    }
+    if (pl->procs == 1) {
+        printf("P = 1, a single process is not bound\n");
+        return;
+    }
+    if (pl->procs > pl->ncpus) {
+        printf("P = %d is more than the %d CPUs: no process is bound\n", pl->procs, pl->ncpus);
+        return;
+    }
+    printf("P = %d on CPUs", pl->procs);
+    for (int i = 0; i < pl->procs; i++)
+        printf("%s%d", i ? ", " : " ", pl->cpu[i]);
+    printf(" (process 0 first)\n");
+}
+
+static void print_text(const struct machine *m, int nprocs, const char *nprocs_from,
+                       const struct placement *pl)
 {
     char buf[32];
     printf("polybsp %s\n", bsp_polybsp_version());
@@ -157,7 +209,12 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
     printf("system       %s\n", m->system);
     if (m->cpu_model[0] != '\0')
         printf("cpu          %s\n", m->cpu_model);
-    printf("packages     %d\n", m->packages);
+    if (m->package_cores > 0)
+        printf("packages     %d, each %d core%s and %d hw thread%s\n", m->packages,
+               m->package_cores, m->package_cores == 1 ? "" : "s", m->package_pus,
+               m->package_pus == 1 ? "" : "s");
+    else
+        printf("packages     %d\n", m->packages);
     printf("cores        %d\n", m->cores);
     printf("hw threads   %d\n", m->pus);
     printf("NUMA nodes   %d\n", m->numa_nodes);
@@ -169,6 +226,7 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
             printf(", %u-byte lines", c->line);
         printf("\n");
     }
+    print_placement_text(pl);
 }
 
 /* Prints s as a JSON string literal. */
@@ -186,7 +244,8 @@ static void json_string(const char *s)
     putchar('"');
 }
 
-static void print_json(const struct machine *m, int nprocs, const char *nprocs_from)
+static void print_json(const struct machine *m, int nprocs, const char *nprocs_from,
+                       const struct placement *pl)
 {
     printf("{\n  \"version\": ");
     json_string(bsp_polybsp_version());
@@ -209,9 +268,19 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
         json_string(m->cpu_model);
     else
         printf("null");
-    printf(",\n  \"packages\": %d,\n  \"cores\": %d,\n  \"pus\": %d,\n  \"numa_nodes\": %d,\n"
-           "  \"memory_bytes\": %llu,\n  \"caches\": [",
-           m->packages, m->cores, m->pus, m->numa_nodes, m->memory);
+    printf(",\n  \"packages\": %d,\n  \"cores\": %d,\n  \"pus\": %d,\n", m->packages, m->cores,
+           m->pus);
+    if (m->package_cores > 0)
+        printf("  \"cores_per_package\": %d,\n  \"pus_per_package\": %d,\n", m->package_cores,
+               m->package_pus);
+    else
+        printf("  \"cores_per_package\": null,\n  \"pus_per_package\": null,\n");
+    printf("  \"numa_nodes\": %d,\n  \"memory_bytes\": %llu,\n", m->numa_nodes, m->memory);
+    printf("  \"placement\": {\"policy\": \"%s\", \"from\": \"%s\", \"procs\": %d, \"cpus\": [",
+           thr_place_name(pl->policy), pl->from, pl->procs);
+    for (int i = 0; i < pl->procs && pl->cpu[0] >= 0; i++)
+        printf("%s%d", i ? ", " : "", pl->cpu[i]);
+    printf("]},\n  \"caches\": [");
     for (int i = 0; i < m->ncaches; i++) {
         const struct cache *c = &m->caches[i];
         printf("%s\n    {\"name\": \"%s\", \"level\": %u, \"type\": \"%s\", \"count\": %u, "
@@ -224,9 +293,22 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
 int cmd_info(int argc, char **argv)
 {
     bool json = false;
+    long procs = 0;
     for (int i = 1; i < argc; i++) {
+        const char *v;
+        int missing = 0;
         if (strcmp(argv[i], "--json") == 0)
             json = true;
+        else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
+                 (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
+            char *end;
+            procs = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || procs < 1 || procs > 1000000)
+                return tool_usage_error(
+                    "info: invalid number of processes '%s' (expected an integer in [1, 1000000])",
+                    v);
+        } else if (missing)
+            return tool_usage_error("info: option '%s' needs a value", argv[i]);
         else if (strcmp(argv[i], "--platforms") == 0)
             return tool_exec_smpi("info", NULL, NULL, 0, NULL);
         else if (tool_is_help(argv[i])) {
@@ -245,9 +327,23 @@ int cmd_info(int argc, char **argv)
      * program calling bsp_begin(bsp_nprocs()) would really get. */
     int nprocs = (int)bsp_nprocs();
     const char *from = getenv("POLYBSP_NPROCS") != NULL ? "POLYBSP_NPROCS" : "one per core";
+    struct placement pl = {.procs = procs > 0 ? (int)procs : nprocs};
+    char err[128];
+    int policy = thr_place_policy_from_env(err, sizeof err);
+    if (policy < 0)
+        return tool_usage_error("info: %s", err);
+    pl.policy = (thr_place_policy)policy;
+    pl.from = getenv("POLYBSP_PLACE") && *getenv("POLYBSP_PLACE") ? "POLYBSP_PLACE" : "default";
+    pl.cpu = malloc((size_t)pl.procs * sizeof *pl.cpu);
+    if (!pl.cpu) {
+        fprintf(stderr, "polybsp: info: out of memory\n");
+        return 1;
+    }
+    thr_place_cpus(pl.policy, pl.procs, pl.cpu, &pl.ncpus);
     if (json)
-        print_json(&m, nprocs, from);
+        print_json(&m, nprocs, from, &pl);
     else
-        print_text(&m, nprocs, from);
+        print_text(&m, nprocs, from, &pl);
+    free(pl.cpu);
     return 0;
 }

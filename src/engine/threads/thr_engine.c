@@ -8,6 +8,7 @@
 
 #include "core/core.h"
 #include "core/core_error.h"
+#include "engine/threads/thr_place.h"
 #include "engine/threads/thr_watch.h"
 
 #include <errno.h>
@@ -185,6 +186,10 @@ void eng_begin(long long nprocs)
     double timeout = core_watch_timeout();
 
     int P = (int)nprocs;
+    int *cpu = malloc((size_t)P * sizeof *cpu);
+    if (!cpu)
+        core_fatal_oom("process table");
+    thr_place_plan(P, cpu); /* before the clock starts: the first call reads the topology */
     core_run *run = aligned_zalloc(sizeof *run);
     run->nprocs = P;
     run->procs = calloc((size_t)P, sizeof *run->procs);
@@ -207,15 +212,26 @@ void eng_begin(long long nprocs)
         core_fatal_oom("process table");
     if (P > 1)
         thr_watch_start(run, timeout);
+    thr_place_hold();
+    thr_place_bind(cpu[0]); /* refused (a restricted container): the run goes on unbound */
     enter(run->procs[0], &g.altstack);
     atomic_store(&g.state, ENG_RUNNING);
     for (int i = 1; i < P; i++) {
         thr_worker *w = &g.workers[i];
         w->proc = run->procs[i];
-        int err = pthread_create(&w->thread, NULL, worker_main, w);
+        pthread_attr_t attr;
+        pthread_attr_t *use = NULL;
+        if (pthread_attr_init(&attr) == 0) {
+            use = &attr;
+            thr_place_attr(&attr, cpu[i]);
+        }
+        int err = pthread_create(&w->thread, use, worker_main, w);
+        if (use)
+            pthread_attr_destroy(&attr);
         if (err)
             core_fatal("bsp_begin", "cannot start process %d: %s", i, strerror(err));
     }
+    free(cpu);
 }
 
 void eng_end(void)
@@ -232,6 +248,7 @@ void eng_end(void)
     thr_watch_stop();
     core_trace_finish(run, NULL, 0);
     leave(&g.altstack);
+    thr_place_release();
     for (int i = 0; i < run->nprocs; i++) {
         core_proc_free(run->procs[i]);
         free(run->procs[i]);

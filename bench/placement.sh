@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# placement.sh — does binding the threads engine's processes (POLYBSP_PLACE,
+# docs/env.md) remove the bimodal Exchange figures of issue 13? Runs
+# bench_exchange at P = 2 for the paper's sizes ROUNDS times under each policy,
+# the policies alternating run by run (so that a shared machine's drift hits
+# both alike), and prints per figure the median and the spread max/min of each
+# policy and the ratio of the medians (compact / none; > 1: binding is faster),
+# as a Markdown table, then perf stat's context switches and CPU migrations of
+# one run of each.
+#
+# Usage: bench/placement.sh BUILD_DIR
+# Environment: ROUNDS (default 5), POLICIES (default "none compact": the first
+#              is the reference of the ratio).
+# Builds nothing. Not a test: the figures depend on the machine and its load.
+# Exit status: 0, 1 if a run failed, 2 on bad usage.
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1/bench/bench_exchange" ]; then
+  echo "usage: $0 BUILD_DIR   (a built polybsp build directory)" >&2
+  exit 2
+fi
+bench="$1/bench/bench_exchange"
+rounds="${ROUNDS:-5}"
+read -r -a policies <<<"${POLICIES:-none compact}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/placement.XXXXXX") || exit 1
+trap 'rm -rf "$work"' EXIT
+
+for ((r = 0; r < rounds; r++)); do
+  for pol in "${policies[@]}"; do
+    echo "placement: round $((r + 1))/$rounds, POLYBSP_PLACE=$pol" >&2
+    POLYBSP_PLACE=$pol "$bench" 2 >>"$work/$pol.txt" 2>&1 || { echo "placement: bench_exchange failed" >&2; exit 1; }
+  done
+done
+
+echo "bench_exchange P = 2, $rounds runs per policy, alternating; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+header="| figure (GB/s) |"
+rule="|---|"
+for pol in "${policies[@]}"; do header="$header $pol median | $pol max/min |"; rule="$rule---|---|"; done
+echo "$header ${policies[1]:-}/${policies[0]} |"
+echo "$rule---|"
+for fig in $(grep -h '^result exch_\(put\|hpput\|get\)_[0-9]*_gbs' "$work/${policies[0]}.txt" | awk '{print $2}' | awk '!seen[$0]++'); do
+  row="| $fig |"
+  meds=()
+  for pol in "${policies[@]}"; do
+    stats=$(grep "^result $fig " "$work/$pol.txt" | awk '{print $3}' | sort -g |
+      awk '{v[NR] = $1} END {m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
+                           printf "%.3g %.2f", m, (v[1] > 0 ? v[NR] / v[1] : 0)}')
+    meds+=("${stats%% *}")
+    row="$row ${stats%% *} | ${stats##* } |"
+  done
+  ratio=$(awk -v a="${meds[0]}" -v b="${meds[1]:-0}" 'BEGIN {printf "%.2f", (a > 0 ? b / a : 0)}')
+  echo "$row $ratio |"
+done
+echo
+if command -v perf >/dev/null 2>&1; then
+  for pol in "${policies[@]}"; do
+    cs=$(POLYBSP_PLACE=$pol perf stat -x, -e context-switches,cpu-migrations "$bench" 2 107520 2>&1 >/dev/null |
+      awk -F, '/context-switches|cpu-migrations/ {printf "%s %s, ", $1, $3}')
+    echo "perf stat, one run of 107520 B, POLYBSP_PLACE=$pol: ${cs%, }"
+  done
+fi

@@ -1,0 +1,51 @@
+/* thr_place — which CPU each process of the threads engine runs on.
+ *
+ * Contract: thr_place_plan(P, cpu) fills cpu[0 .. P) with the operating system's
+ * number of the logical CPU (hardware thread) process i is bound to, or -1 for
+ * "not bound", and returns the policy used. The policy is POLYBSP_PLACE:
+ *   compact  (the default) one process per core, cores in the machine's order,
+ *            a core's second hardware thread only once every core has one;
+ *   spread   the same, but consecutive processes on different packages first;
+ *   none     no binding (the kernel places and moves the threads).
+ * Only the CPUs this process may use count (taskset, cgroups). With more processes
+ * than those CPUs (oversubscription) no process is bound: threads that wait by
+ * yielding run better where the kernel can move them. A single process is not
+ * bound either: it has no partner to meet, and programs run side by side (a
+ * test suite, a batch of P = 1 runs) would all be put on the first CPU. An unknown POLYBSP_PLACE
+ * stops the run with bsp_begin's one line. The machine's CPU order is read once
+ * (hwloc) and kept.
+ * thr_place_bind(cpu) binds the calling thread to cpu (-1: leaves it as it is);
+ * thr_place_attr(attr, cpu) sets the same on a thread to be created. Both
+ * return 0, or an errno value when the kernel refuses (the run goes on unbound). */
+#ifndef POLYBSP_THR_PLACE_H
+#define POLYBSP_THR_PLACE_H
+
+#include <pthread.h>
+
+typedef enum { THR_PLACE_COMPACT, THR_PLACE_SPREAD, THR_PLACE_NONE } thr_place_policy;
+
+/* The policy's name, as POLYBSP_PLACE spells it. */
+const char *thr_place_name(thr_place_policy policy);
+
+/* The policy POLYBSP_PLACE asks for; -1 (after writing why into err) when it is
+ * not a policy. */
+int thr_place_policy_from_env(char *err, size_t size);
+
+/* The CPUs a policy gives P processes (see the contract); the number of CPUs
+ * this process may use in *ncpus. */
+void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus);
+
+/* thr_place_policy_from_env and thr_place_cpus for bsp_begin: a bad
+ * POLYBSP_PLACE stops the run. */
+thr_place_policy thr_place_plan(int P, int *cpu);
+
+int thr_place_bind(int cpu);
+int thr_place_attr(pthread_attr_t *attr, int cpu);
+
+/* Process 0 runs on the program's own thread: bsp_begin binds it and bsp_end
+ * gives it back the CPUs it had (thr_place_hold before binding, then
+ * thr_place_release). */
+void thr_place_hold(void);
+void thr_place_release(void);
+
+#endif /* POLYBSP_THR_PLACE_H */
