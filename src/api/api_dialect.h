@@ -123,7 +123,7 @@ void bsp_move(void *payload, bsp_size_t reception_nbytes)
     c->inbytes -= m->size;
     size_t n = m->size < room ? m->size : room;
     if (n)
-        memcpy(payload, m->payload, n);
+        core_copy(payload, m->payload, n);
 }
 
 bsp_size_t bsp_hpmove(void **tag_ptr, void **payload_ptr)

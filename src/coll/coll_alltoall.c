@@ -31,7 +31,7 @@ void bsp_alltoall(const void *src, void *dst, size_t nbytes)
         for (int j = 0; j < nprocs; j++)
             if (j != me)
                 core_coll_put(p, call, j, s + (size_t)j * nbytes, (size_t)me * nbytes, nbytes);
-        memcpy((char *)dst + (size_t)me * nbytes, s + (size_t)me * nbytes, nbytes);
+        core_copy((char *)dst + (size_t)me * nbytes, s + (size_t)me * nbytes, nbytes);
     }
     coll_step(p, dst, total);
     coll_end(p);
@@ -100,7 +100,7 @@ void bsp_alltoallv(const void *src, const size_t *sendcounts, const size_t *sdis
             continue;
         const char *from = (const char *)src + sdispls[j];
         if (j == me)
-            memcpy((char *)dst + rdispls[me], from, sendcounts[j]);
+            core_copy((char *)dst + rdispls[me], from, sendcounts[j]);
         else
             core_coll_put(p, call, j, from, (size_t)expect[j].displ, sendcounts[j]);
     }

@@ -20,7 +20,7 @@ static void copy_own(void *to, size_t j, const void *from, size_t i, size_t n)
     char *t = (char *)to + j * n;
     const char *f = (const char *)from + i * n;
     if (t != f)
-        memcpy(t, f, n);
+        core_copy(t, f, n);
 }
 
 void bsp_gather(int root, const void *src, void *dst, size_t nbytes)

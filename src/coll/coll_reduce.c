@@ -33,7 +33,7 @@ static int use_direct(int nprocs, size_t n, size_t max)
 /* Combine the P blocks of n bytes in land into dst, in pid order. */
 static void combine_blocks(void *dst, const char *land, int nblocks, size_t n, bsp_combine_fn fn)
 {
-    memcpy(dst, land, n);
+    core_copy(dst, land, n);
     for (int i = 1; i < nblocks; i++)
         fn(dst, land + (size_t)i * n, n);
 }
@@ -45,7 +45,7 @@ static void reduce_direct(core_proc *p, const char *call, int root, const void *
     char *land = NULL;
     if (me == root) {
         land = coll_alloc(coll_mul(call, n, (size_t)nprocs));
-        memcpy(land + (size_t)me * n, src, n);
+        core_copy(land + (size_t)me * n, src, n);
     } else {
         core_coll_put(p, call, root, src, (size_t)me * n, n);
     }
@@ -90,16 +90,16 @@ static void reduce_tree(core_proc *p, const char *call, int root, const void *sr
             acc = own = coll_alloc(n);
         if (lower) {
             if (cur != acc)
-                memcpy(acc, cur, n);
+                core_copy(acc, cur, n);
             fn(acc, land, n);
         } else {
             fn(land, cur, n);
-            memcpy(acc, land, n);
+            core_copy(acc, land, n);
         }
         cur = acc;
     }
     if (me == root && cur != dst)
-        memcpy(dst, cur, n);
+        core_copy(dst, cur, n);
     free(own);
     free(land);
 }
@@ -140,7 +140,7 @@ static void allreduce_direct(core_proc *p, const char *call, const void *src, vo
     for (int j = 0; j < nprocs; j++)
         if (j != me)
             core_coll_put(p, call, j, src, (size_t)me * n, n);
-    memcpy(land + (size_t)me * n, src, n);
+    core_copy(land + (size_t)me * n, src, n);
     coll_step(p, land, (size_t)nprocs * n);
     combine_blocks(dst, land, nprocs, n, fn);
     free(land);
@@ -175,7 +175,7 @@ static void scan_direct(core_proc *p, const char *call, const void *src, void *d
     for (int j = me + 1; j < nprocs; j++)
         core_coll_put(p, call, j, src, (size_t)me * n, n);
     char *land = coll_alloc(coll_mul(call, n, (size_t)me + 1));
-    memcpy(land + (size_t)me * n, src, n);
+    core_copy(land + (size_t)me * n, src, n);
     coll_step(p, land, (size_t)me * n);
     combine_blocks(dst, land, me + 1, n, fn);
     free(land);
@@ -202,7 +202,7 @@ static void scan_doubling(core_proc *p, const char *call, const void *src, void 
         }
     }
     if (cur != dst)
-        memcpy(dst, cur, n);
+        core_copy(dst, cur, n);
     free(bufs[0]);
     free(bufs[1]);
 }

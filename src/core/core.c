@@ -138,7 +138,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
         } else {
             r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
-                memcpy(r + 1, src, chunk);
+                core_copy(r + 1, src, chunk);
         }
         r->size = (uint32_t)chunk;
         r->offset = offset;
@@ -252,7 +252,7 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     if (ts)
         memcpy(d, tag, ts);
     if (n)
-        memcpy(d + ALIGN8(ts), payload, n);
+        core_copy(d + ALIGN8(ts), payload, n);
     c->flags |= CORE_HAS_COMM;
     p->tr.bytes_out += ts + n;
     p->tr.msgs_out++;
@@ -435,7 +435,7 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
                 if (r->size <= 64)
                     core_copy_small(to, from, r->size);
                 else
-                    memcpy(to, from, r->size);
+                    core_copy(to, from, r->size);
                 datalen = kind == CORE_REC_HPPUT ? sizeof from : r->size;
             }
             p->tr.bytes_in += r->size;

@@ -27,6 +27,7 @@
 #define POLYBSP_CORE_H
 
 #include "core/core_buf.h"
+#include "core/core_copy.h"
 #include "core/core_error.h"
 #include "core/core_reg.h"
 #include "core/core_trace.h"
@@ -202,26 +203,6 @@ void core_ctx_free(core_ctx *c);
 /* A process of the run, in the run's root group. */
 void core_proc_init(core_proc *p, core_run *run, int pid);
 void core_proc_free(core_proc *p);
-
-/* Copies n <= 64 bytes with a few fixed-size moves instead of a call. */
-static inline void core_copy_small(void *dst, const void *src, size_t n)
-{
-    char *d = dst;
-    const char *s = src;
-    if (n >= 8) {
-        size_t i = 0;
-        for (; i + 8 <= n; i += 8)
-            __builtin_memcpy(d + i, s + i, 8);
-        if (i < n)
-            __builtin_memcpy(d + n - 8, s + n - 8, 8);
-    } else if (n >= 4) {
-        __builtin_memcpy(d, s, 4);
-        __builtin_memcpy(d + n - 4, s + n - 4, 4);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
-    }
-}
 
 /* Canonical operations: sizes already validated as non-negative by the dialect. */
 void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,

@@ -381,7 +381,7 @@ static void serve_gets(core_proc *p, int q, const char *req, size_t len)
         const core_slot *s = &c->reg.slots[w.slot];
         core_getreq g = {NULL, (uint32_t)c->pid, w.slot, w.high_performance != 0, w.offset, w.size};
         core_check_get(c->group->e.run_pids[q], p->step, &g, s->size);
-        memcpy(core_buf_reserve(out, w.size), (const char *)s->addr + w.offset, w.size);
+        core_copy(core_buf_reserve(out, w.size), (const char *)s->addr + w.offset, w.size);
         core_buf_commit(out, w.size);
         if (p->tr.on) {
             atomic_fetch_add(&p->tr.served_bytes, w.size);
@@ -422,7 +422,7 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
         const core_getreq *g = &c->gets[i];
         const char *from = g->pid == (uint32_t)c->pid ? c->e.reply[g->pid].data : c->e.values.data;
         if (g->size)
-            memcpy(g->dst, from + c->e.value_at[g->pid], g->size);
+            core_copy(g->dst, from + c->e.value_at[g->pid], g->size);
         c->e.value_at[g->pid] += g->size;
         p->tr.bytes_in += g->size;
         p->tr.msgs_in++;

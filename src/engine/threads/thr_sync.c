@@ -203,10 +203,10 @@ static void run_gets(core_proc *p, int hold)
         if (g->size) {
             const char *from = (const char *)s->addr + g->offset;
             if (hold) {
-                memcpy(core_buf_reserve(held, g->size), from, g->size);
+                core_copy(core_buf_reserve(held, g->size), from, g->size);
                 core_buf_commit(held, g->size);
             } else {
-                memcpy(g->dst, from, g->size);
+                core_copy(g->dst, from, g->size);
             }
         }
         p->tr.bytes_in += g->size;
@@ -231,7 +231,7 @@ static void land_held_gets(core_ctx *c)
     for (size_t i = 0; i < c->ngets; i++) {
         const core_getreq *g = &c->gets[i];
         if (g->size)
-            memcpy(g->dst, v, g->size);
+            core_copy(g->dst, v, g->size);
         v += g->size;
     }
 }
