@@ -18,7 +18,7 @@ extern "C" {
 /* The library's version as "MAJOR.MINOR.PATCH". */
 POLYBSP_API const char *bsp_polybsp_version(void);
 
-/* The name of the engine that runs this program: "threads". */
+/* The name of the engine this program was linked with: "threads", "mpi" or "smpi". */
 POLYBSP_API const char *bsp_engine_name(void);
 
 /* The number of supersteps this process has completed (its bsp_sync count). */

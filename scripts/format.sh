@@ -4,7 +4,7 @@
 # the files) if any is not formatted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' | grep -v '^build')
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.c' '*.h' '*.inc' | grep -v '^build')
 if [[ ${1:-} == --check ]]; then
     bad=()
     for f in "${files[@]}"; do

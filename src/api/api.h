@@ -4,7 +4,7 @@
  * "called before bsp_begin" / "called after bsp_end" / "called from a thread that
  * is not a BSP process". api_need stops the run with "NAME is NULL"
  * when a pointer the call must read or write through is NULL. The dialect
- * files (api_classic.c, api_mc.c) share one body, api_dialect.h, and differ
+ * files (api_classic.c, api_mc.c) share one body, api_dialect_body.inc, and differ
  * only in their types and in the sign check.
  */
 #ifndef POLYBSP_API_H

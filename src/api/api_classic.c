@@ -12,4 +12,4 @@ static inline size_t api_size(int v, const char *call, const char *what)
     return (size_t)v;
 }
 
-#include "api/api_dialect.h"
+#include "api/api_dialect_body.inc"

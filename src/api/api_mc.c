@@ -11,4 +11,4 @@ static inline size_t api_size(size_t v, const char *call, const char *what)
     return v;
 }
 
-#include "api/api_dialect.h"
+#include "api/api_dialect_body.inc"
