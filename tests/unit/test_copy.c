@@ -1,6 +1,6 @@
 /* test_copy — core_copy (src/core/core_copy.h) copies exactly what memcpy does,
  * inside the 4K-aliasing window (where it takes its own path) and outside, for
- * sizes around its threshold and its 64-byte blocks, and every alignment of
+ * sizes around its thresholds and its 64-byte blocks, and every alignment of
  * source and destination; core_copy_small likewise for n <= 64. Bytes around
  * the destination must stay untouched. Prints "test_copy: N cases OK". */
 #include "core/core_copy.h"
@@ -19,9 +19,10 @@ int main(void)
         return 1;
     for (size_t i = 0; i < SPAN; i++)
         src[i] = pattern(i);
-    static const size_t sizes[] = {0,    1,    7,    63,   64,   65,   1023, 1024,
-                                   1025, 1087, 4095, 4096, 4097, 6720, 65536 + 13, (1 << 20) + 24};
-    static const size_t deltas[] = {0, 1, 8, 16, 24, 56, 63, 64, 65, 2048, 4088, 4095};
+    static const size_t sizes[] = {0,    1,    7,     63,    64,         65,
+                                   1023, 1024, 1025,  1087,  4095,       4096,
+                                   4097, 6720, 16384, 16385, 65536 + 13, (1 << 20) + 24};
+    static const size_t deltas[] = {0, 1, 8, 16, 24, 31, 32, 40, 56, 63, 64, 65, 2048, 4088, 4095};
     long cases = 0;
     for (size_t a = 0; a < 9; a++) /* source misalignment */
         for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++)
