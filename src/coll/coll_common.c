@@ -51,8 +51,7 @@ void coll_step(core_proc *p, void *land, size_t size)
     core_sync(p);
 }
 
-int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst,
-                size_t n)
+int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst, size_t n)
 {
     eng_coll op = {(int)kind, root, src, dst, n};
     if (!eng_coll_native(p->ctx, &op))
