@@ -123,9 +123,11 @@ void coll_bcast_run(core_proc *p, const char *call, bsp_bcast_alg alg, int root,
 {
     if (p->ctx->nprocs == 1 || n == 0)
         coll_step(p, buf, n);
-    else if (alg == BSP_BCAST_DIRECT)
-        direct_bcast(p, call, root, buf, n);
-    else if (alg == BSP_BCAST_TWOPHASE)
+    else if (alg == BSP_BCAST_DIRECT) {
+        /* One superstep either way: the engine's own broadcast when it has one. */
+        if (!coll_native(p, CORE_KIND_BCAST, root, buf, buf, n))
+            direct_bcast(p, call, root, buf, n);
+    } else if (alg == BSP_BCAST_TWOPHASE)
         twophase_bcast(p, call, root, buf, n);
     else
         tree_bcast(p, call, alg, root, buf, n);

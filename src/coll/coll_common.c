@@ -2,6 +2,7 @@
 #include "coll/coll.h"
 
 #include "core/core_error.h"
+#include "engine/engine.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,6 +49,15 @@ void coll_step(core_proc *p, void *land, size_t size)
 {
     core_coll_expose(p, land, size);
     core_sync(p);
+}
+
+int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst, size_t n)
+{
+    eng_coll op = {(int)kind, root, src, dst, n};
+    if (!eng_coll_native(p->ctx, &op))
+        return 0;
+    coll_step(p, NULL, 0);
+    return 1;
 }
 
 /* The landing area may be scratch memory about to be freed: withdraw it, so a

@@ -36,6 +36,10 @@ void bsp_gather(int root, const void *src, void *dst, size_t nbytes)
         coll_check_buf(call, "dst", dst, total);
     }
     coll_begin(p, CORE_KIND_GATHER, root, nbytes);
+    if (coll_native(p, CORE_KIND_GATHER, root, src, dst, nbytes)) {
+        coll_end(p);
+        return;
+    }
     if (me == root)
         copy_own(dst, (size_t)me, src, 0, nbytes);
     else if (nbytes)
@@ -53,6 +57,10 @@ void bsp_allgather(const void *src, void *dst, size_t nbytes)
     coll_check_buf(call, "src", src, nbytes);
     coll_check_buf(call, "dst", dst, total);
     coll_begin(p, CORE_KIND_ALLGATHER, -1, nbytes);
+    if (coll_native(p, CORE_KIND_ALLGATHER, -1, src, dst, nbytes)) {
+        coll_end(p);
+        return;
+    }
     if (nbytes)
         for (int j = 0; j < nprocs; j++)
             if (j != me)
@@ -72,6 +80,10 @@ void bsp_scatter(int root, const void *src, void *dst, size_t nbytes)
         coll_check_buf(call, "src", src, coll_mul(call, nbytes, (size_t)nprocs));
     coll_check_buf(call, "dst", dst, nbytes);
     coll_begin(p, CORE_KIND_SCATTER, root, nbytes);
+    if (coll_native(p, CORE_KIND_SCATTER, root, src, dst, nbytes)) {
+        coll_end(p);
+        return;
+    }
     if (me == root && nbytes) {
         for (int j = 0; j < nprocs; j++)
             if (j != me)

@@ -66,6 +66,23 @@ void eng_exchange(struct core_proc *p, unsigned all, unsigned parity);
 void eng_superstep_done(struct core_ctx *c, unsigned all);
 void eng_oblsync(struct core_proc *p, size_t n);
 
+/* A collective that only moves blocks of n bytes (n > 0, group of P > 1), which
+ * an engine may move with its communication library's own collective instead
+ * of the caller's puts. kind is a core_step_kind: CORE_KIND_BCAST (buf: src),
+ * GATHER (dst only at root), ALLGATHER, SCATTER (src only at root), ALLTOALL;
+ * src and dst hold P blocks where the collective says so. */
+typedef struct eng_coll {
+    int kind, root;
+    const void *src;
+    void *dst;
+    size_t n;
+} eng_coll;
+/* Returns 1 when the engine will move op's data itself during the caller's next
+ * sync, after that sync's own data movement and before its trace record closes
+ * (the record counts the bytes and sources the direct puts would have), so the
+ * caller puts nothing; 0 when the caller must put. Called after coll_begin. */
+int eng_coll_native(struct core_ctx *c, const eng_coll *op);
+
 /* Collective over c's group: checks every member passed the same bounds
  * first[0..nparts] as member 0, and returns the group of part `part`. */
 struct core_group *eng_partition(struct core_ctx *c, int nparts, const int *first, int part);

@@ -9,6 +9,7 @@
 #define POLYBSP_ENG_TYPES_H
 
 #include "core/core_buf.h"
+#include "engine/engine.h"
 
 #include <mpi.h>
 
@@ -30,6 +31,7 @@ typedef struct eng_ctx {
     MPI_Aint *block_at; /* one message gathered from several places */
     int *block_len;
     int nblocks, capblocks;
+    eng_coll coll; /* run by MPI at the next sync when coll.kind != 0 */
 } eng_ctx;
 
 #endif

@@ -77,6 +77,9 @@ void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);
 void mpie_take(core_ctx *c, mpie_message *msg, const MPI_Status *st);
 /* A new entry at the end of c->e.reqs (which may move). */
 MPI_Request *mpie_request(core_ctx *c);
+/* Runs the collective eng_coll_native accepted (mpie_coll.c), in the sync
+ * whose first barrier's bits are all. */
+void mpie_coll_run(core_proc *p, unsigned all);
 /* The count argument of an MPI call, or a report that n is too large for one. */
 int mpie_count(size_t n, const char *what);
 

@@ -511,11 +511,20 @@ static void land_records(core_proc *p, unsigned parity)
     }
 }
 
+static void exchange_data(core_proc *p, unsigned all, unsigned parity);
+
 void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
-    if (!(all & (CORE_HAS_COMM | CORE_HAS_GET)))
-        return;
+    if (all & (CORE_HAS_COMM | CORE_HAS_GET))
+        exchange_data(p, all, parity);
+    if (c->e.coll.kind)
+        mpie_coll_run(p, all);
+}
+
+static void exchange_data(core_proc *p, unsigned all, unsigned parity)
+{
+    core_ctx *c = p->ctx;
     int P = c->nprocs;
     core_watch_enter(all & CORE_AT_ANY, p->step);
     c->e.nreqs = 0;
