@@ -72,7 +72,8 @@ POLYBSP_API double bsp_B(void);
 POLYBSP_API double bsp_r(void);
 
 /* Tracing (docs/formats.md, "Trace"). With POLYBSP_TRACE=FILE set, every process
- * records every superstep from bsp_begin; otherwise a process records the
+ * records every superstep from bsp_begin (bsp_trace_begin and bsp_trace_end then
+ * change nothing); otherwise a process records the
  * supersteps between its bsp_trace_begin and bsp_trace_end (call both on all
  * processes in the same superstep), into POLYBSP_TRACE or polybsp-trace.jsonl.
  * The file is written at bsp_end, or when the run stops on an error. */

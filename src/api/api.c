@@ -70,9 +70,22 @@ const char *bsp_engine_name(void) { return eng_name(); }
 
 unsigned long bsp_superstep(void) { return api_self("bsp_superstep")->step; }
 
-void bsp_trace_begin(void) { core_trace_start(api_self("bsp_trace_begin")); }
+/* Under POLYBSP_TRACE every superstep is recorded from bsp_begin, as documented:
+ * a program's own begin/end would cut a gap into the trace that the reader
+ * cannot walk over. */
+void bsp_trace_begin(void)
+{
+    core_proc *p = api_self("bsp_trace_begin");
+    if (!p->run->trace_all)
+        core_trace_start(p);
+}
 
-void bsp_trace_end(void) { core_trace_stop(api_self("bsp_trace_end")); }
+void bsp_trace_end(void)
+{
+    core_proc *p = api_self("bsp_trace_end");
+    if (!p->run->trace_all)
+        core_trace_stop(p);
+}
 
 void bsp_trace_ops(double ops)
 {

@@ -187,6 +187,7 @@ struct core_run {
     double t0;
     atomic_int traced;      /* some process recorded a superstep (set by any of them) */
     const char *trace_path; /* POLYBSP_TRACE, or the default file name */
+    int trace_all;          /* POLYBSP_TRACE: every superstep; bsp_trace_begin/end change nothing */
     atomic_int trace_file;  /* CORE_TRACE_FILE_*: what became of the file (core_trace.c) */
     const char *program;    /* for the trace header */
 };

@@ -384,6 +384,7 @@ void eng_begin(long long nprocs)
     run->program = g.program ? g.program : "";
     MPI_Barrier(g.participants);
     run->t0 = core_now();
+    run->trace_all = g.trace != NULL;
     if (g.trace)
         core_trace_start(p);
     g.run = run;

@@ -203,7 +203,8 @@ void eng_begin(long long nprocs)
     run->trace_path = trace && *trace ? trace : "polybsp-trace.jsonl";
     run->program = g.argv && g.argv[0] ? g.argv[0] : "";
     run->t0 = core_now();
-    if (trace && *trace)
+    run->trace_all = trace && *trace;
+    if (run->trace_all)
         for (int i = 0; i < P; i++)
             core_trace_start(run->procs[i]);
     g.run = run;
