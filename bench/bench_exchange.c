@@ -11,7 +11,12 @@
  * bytes delivered per process per second, in GB/s (1e9 bytes). For bsp_put the issue phase (the
  * copy into the send buffer) and the sync phase are also reported apart. Anchor in the same run, by
  * the same threads: memcpy of m bytes into a local buffer (the bandwidth a one-copy transfer cannot
- * beat). MPI_Sendrecv is mpi_anchor's job. Also timed alongside (P = 2, threads engine): the
+ * beat), and the hand-made exchange through shared memory that a buffered put stands for
+ * (handoff: each process copies m bytes into a staging buffer with memcpy, a sync, then copies
+ * its partner's staging buffer into its own, a second sync: the put's two copies, without the
+ * library), with the ratio put / handoff. Both cross the cores the same way, so where the
+ * machine makes that slow (issue 13's bimodal runs: docs/performance.md) both are slow and the
+ * ratio stays. MPI_Sendrecv is mpi_anchor's job. Also timed alongside (P = 2, threads engine): the
  * two-thread spin barrier of bench_spin.h, reported per size as exch_xcore_<m>_ns: the machine's
  * state.
  */
@@ -36,6 +41,7 @@ struct exchange {
     int partner;
     long m;
     unsigned char *src, *dst, *local_dst;
+    unsigned char *stage, *partner_stage; /* handoff: the processes share memory */
     double issue_s, sync_s;
 };
 
@@ -71,6 +77,15 @@ static void getswap_superstep(void *p)
     bsp_sync();
 }
 
+static void handoff_superstep(void *p)
+{
+    struct exchange *x = p;
+    memcpy(x->stage, x->src, (size_t)x->m);
+    bsp_sync();
+    memcpy(x->local_dst, x->partner_stage, (size_t)x->m);
+    bsp_sync(); /* the partner may refill its stage only once it was read */
+}
+
 static void memcpy_round(void *p)
 {
     struct exchange *x = p;
@@ -97,21 +112,31 @@ static void check_swap(struct exchange *x)
 
 /* The figures of one size, each an array of reps batch times. */
 struct timings {
-    double *put, *hp, *get, *swap, *copy, *issue, *sync;
+    double *put, *hp, *get, *swap, *copy, *issue, *sync, *handoff;
     double *spin; /* NULL without the probe */
 };
 
 static void run_size(long m, int reps, const struct timings *t, struct bench_spin *spin)
 {
     int s = (int)bsp_pid();
-    struct exchange x = {s ^ 1, m, malloc((size_t)m), calloc((size_t)m, 1), calloc((size_t)m, 1),
-                         0,     0};
-    if (!x.src || !x.dst || !x.local_dst)
+    struct exchange x = {s ^ 1,
+                         m,
+                         malloc((size_t)m),
+                         calloc((size_t)m, 1),
+                         calloc((size_t)m, 1),
+                         calloc((size_t)m, 1),
+                         NULL,
+                         0,
+                         0};
+    if (!x.src || !x.dst || !x.local_dst || !x.stage)
         bsp_abort("bench_exchange: out of memory for %ld bytes", m);
     for (long i = 0; i < m; i++)
         x.src[i] = (unsigned char)(i * 7 + s);
     bsp_push_reg(x.dst, (int)m);
     bsp_push_reg(x.src, (int)m);
+    bsp_push_reg(&x.partner_stage, (int)sizeof x.partner_stage);
+    bsp_sync();
+    bsp_put(x.partner, &x.stage, &x.partner_stage, 0, (int)sizeof x.stage);
     bsp_sync();
 
     long n_put = bench_bsp_calibrate(put_superstep, &x, TARGET_SECONDS);
@@ -125,6 +150,10 @@ static void run_size(long m, int reps, const struct timings *t, struct bench_spi
     check_swap(&x);
     long n_swap = bench_bsp_calibrate(getswap_superstep, &x, TARGET_SECONDS);
     long n_copy = bench_bsp_calibrate(memcpy_round, &x, TARGET_SECONDS);
+    long n_handoff = bench_bsp_calibrate(handoff_superstep, &x, TARGET_SECONDS);
+    for (long i = 0; i < m; i++)
+        if (x.local_dst[i] != (unsigned char)(i * 7 + x.partner))
+            bsp_abort("bench_exchange: the handoff of %ld bytes copied a wrong byte at %ld", m, i);
     long n_spin = t->spin ? bench_bsp_calibrate(bench_spin_wait, spin, TARGET_SECONDS) : 0;
     for (int k = 0; k < reps; k++) {
         x.issue_s = x.sync_s = 0;
@@ -135,14 +164,17 @@ static void run_size(long m, int reps, const struct timings *t, struct bench_spi
         t->get[k] = bench_bsp_batch(get_superstep, &x, n_get);
         t->swap[k] = bench_bsp_batch(getswap_superstep, &x, n_swap);
         t->copy[k] = bench_bsp_batch(memcpy_round, &x, n_copy);
+        t->handoff[k] = bench_bsp_batch(handoff_superstep, &x, n_handoff);
         if (t->spin)
             t->spin[k] = bench_bsp_batch(bench_spin_wait, spin, n_spin);
     }
     check_swap(&x);
 
+    bsp_pop_reg(&x.partner_stage);
     bsp_pop_reg(x.src);
     bsp_pop_reg(x.dst);
     bsp_sync();
+    free(x.stage);
     free(x.src);
     free(x.dst);
     free(x.local_dst);
@@ -170,7 +202,7 @@ static void spmd(void)
     int reps = bench_reps();
     struct bench_spin spin;
     int probe = bench_spin_init(&spin);
-    double *all = calloc(8 * (size_t)reps, sizeof(double));
+    double *all = calloc(9 * (size_t)reps, sizeof(double));
     if (!all)
         bsp_abort("bench_exchange: out of memory");
     if (bsp_pid() == 0)
@@ -183,7 +215,8 @@ static void spmd(void)
                             all + 4 * reps,
                             all + 5 * reps,
                             all + 6 * reps,
-                            probe ? all + 7 * reps : NULL};
+                            all + 7 * reps,
+                            probe ? all + 8 * reps : NULL};
         run_size(sizes[i], reps, &t, &spin);
         if (bsp_pid() == 0) {
             report("put", sizes[i], t.put, reps, 1);
@@ -193,6 +226,9 @@ static void spmd(void)
             report("memcpy", sizes[i], t.copy, reps, 1);
             report("put_issue", sizes[i], t.issue, reps, 0);
             report("put_sync", sizes[i], t.sync, reps, 0);
+            report("handoff", sizes[i], t.handoff, reps, 1);
+            printf("ratio  exch_%ld put/handoff %.2f\n", sizes[i],
+                   bench_median(t.handoff, (size_t)reps) / bench_median(t.put, (size_t)reps));
             if (probe) {
                 char key[80];
                 snprintf(key, sizeof key, "exch_xcore_%ld_ns", sizes[i]);

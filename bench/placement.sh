@@ -12,7 +12,10 @@
 #
 # Usage: bench/placement.sh BUILD_DIR
 # Environment: ROUNDS (default 5), POLICIES (default "none compact": the first
-#              is the reference of the ratio).
+#              is the reference of the ratio), VAR (default POLYBSP_PLACE: the
+#              variable the policies are values of; VAR=POLYBSP_STREAM
+#              POLICIES="off auto" compares streamed puts with cached ones,
+#              docs/performance.md).
 # Builds nothing. Not a test: the figures depend on the machine and its load.
 # Exit status: 0, 1 if a run failed, 2 on bad usage.
 set -u
@@ -26,19 +29,21 @@ for b in bench_sync bench_puts; do
 done
 rounds="${ROUNDS:-5}"
 read -r -a policies <<<"${POLICIES:-none compact}"
+var="${VAR:-POLYBSP_PLACE}"
+case $var in POLYBSP_[A-Z]*) ;; *) echo "$0: VAR must name a POLYBSP_ variable, got '$var'" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/placement.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
 for ((r = 0; r < rounds; r++)); do
   for pol in "${policies[@]}"; do
-    echo "placement: round $((r + 1))/$rounds, POLYBSP_PLACE=$pol" >&2
+    echo "placement: round $((r + 1))/$rounds, $var=$pol" >&2
     for b in "$bench" "$1/bench/bench_sync" "$1/bench/bench_puts"; do
-      POLYBSP_PLACE=$pol "$b" 2 >>"$work/$pol.txt" 2>&1 || { echo "placement: $b failed" >&2; exit 1; }
+      env "$var=$pol" "$b" 2 >>"$work/$pol.txt" 2>&1 || { echo "placement: $b failed" >&2; exit 1; }
     done
   done
 done
 
-echo "bench_exchange P = 2, $rounds runs per policy, alternating; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "bench_exchange P = 2, $rounds runs per value of $var, alternating; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 header="| figure (GB/s, or ns) |"
 rule="|---|"
@@ -64,8 +69,8 @@ done
 echo
 if command -v perf >/dev/null 2>&1; then
   for pol in "${policies[@]}"; do
-    cs=$(POLYBSP_PLACE=$pol perf stat -x, -e context-switches,cpu-migrations "$bench" 2 107520 2>&1 >/dev/null |
+    cs=$(env "$var=$pol" perf stat -x, -e context-switches,cpu-migrations "$bench" 2 107520 2>&1 >/dev/null |
       awk -F, '/context-switches|cpu-migrations/ {printf "%s %s, ", $1, $3}')
-    echo "perf stat, one run of 107520 B, POLYBSP_PLACE=$pol: ${cs%, }"
+    echo "perf stat, one run of 107520 B, $var=$pol: ${cs%, }"
   done
 fi

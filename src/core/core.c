@@ -123,6 +123,19 @@ static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t sl
     return r;
 }
 
+/* Copies a payload into the out buffer of dest (core_run.stream_out). */
+static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t n)
+{
+    core_stream how = n >= CORE_COPY_STREAM_MIN && dest != p->ctx->pid ? p->run->stream_out
+                                                                        : CORE_STREAM_NEVER;
+    if (how == CORE_STREAM_MEASURED)
+        core_copy_picked(&p->copy_pick, to, from, n);
+    else if (how == CORE_STREAM_ALWAYS)
+        core_copy_stream(to, from, n);
+    else
+        core_copy(to, from, n);
+}
+
 /* Appends put records (split below 4 GiB each) from src to dest's slot. */
 static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, size_t offset,
                         size_t n, int high_performance)
@@ -138,7 +151,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
         } else {
             r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
-                core_copy(r + 1, src, chunk);
+                copy_out(p, dest, r + 1, src, chunk);
         }
         r->size = (uint32_t)chunk;
         r->offset = offset;
@@ -252,7 +265,7 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     if (ts)
         memcpy(d, tag, ts);
     if (n)
-        core_copy(d + ALIGN8(ts), payload, n);
+        copy_out(p, (int)pid, d + ALIGN8(ts), payload, n);
     c->flags |= CORE_HAS_COMM;
     p->tr.bytes_out += ts + n;
     p->tr.msgs_out++;

@@ -122,6 +122,7 @@ typedef struct core_coll_desc {
 } core_coll_desc;
 
 typedef struct core_run core_run;
+
 typedef struct core_proc core_proc;
 typedef struct core_group core_group;
 
@@ -176,6 +177,7 @@ struct core_proc {
     core_ctx *ctx;             /* the current group's context */
     core_ctx root;
     core_tracer tr;
+    core_copy_pick copy_pick; /* core_run.stream_out == CORE_STREAM_MEASURED */
 };
 
 enum { CORE_END_CALLED = 1, CORE_END_RETURNED = 2 };
@@ -190,6 +192,10 @@ struct core_run {
     int trace_all;          /* POLYBSP_TRACE: every superstep; bsp_trace_begin/end change nothing */
     atomic_int trace_file;  /* CORE_TRACE_FILE_*: what became of the file (core_trace.c) */
     const char *program;    /* for the trace header */
+    /* How payloads of CORE_COPY_STREAM_MIN bytes or more for another process
+     * go into the out buffer (core_copy.h): set by an engine whose
+     * destinations read them on other cores (threads engine, thr_place). */
+    core_stream stream_out;
 };
 
 /* The process the calling thread runs, or NULL outside the SPMD section. */

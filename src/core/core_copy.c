@@ -1,6 +1,15 @@
 /* core_copy — the copy that avoids the 4K-aliasing window (core_copy.h). */
 #include "core/core_copy.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#else
+#include <time.h>
+#endif
+
 void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n)
 {
     char *d = dst;
@@ -16,4 +25,70 @@ void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n)
         __builtin_memcpy(d + i, s + i, 64);
     }
     memcpy(d, s, i);
+}
+
+void core_copy_stream(void *restrict dst, const void *restrict src, size_t n)
+{
+#if defined(__SSE2__)
+    char *d = dst;
+    const char *s = src;
+    /* Streaming stores need 16-byte aligned targets: the first bytes up to
+     * the boundary go the plain way. */
+    size_t head = (size_t)(-(uintptr_t)d & 15u);
+    if (head > n)
+        head = n;
+    memcpy(d, s, head);
+    d += head, s += head, n -= head;
+    for (; n >= 64; n -= 64, d += 64, s += 64) {
+        __m128i a = _mm_loadu_si128((const __m128i *)s);
+        __m128i b = _mm_loadu_si128((const __m128i *)(s + 16));
+        __m128i c = _mm_loadu_si128((const __m128i *)(s + 32));
+        __m128i e = _mm_loadu_si128((const __m128i *)(s + 48));
+        _mm_stream_si128((__m128i *)d, a);
+        _mm_stream_si128((__m128i *)(d + 16), b);
+        _mm_stream_si128((__m128i *)(d + 32), c);
+        _mm_stream_si128((__m128i *)(d + 48), e);
+    }
+    memcpy(d, s, n);
+    /* Streaming stores are not ordered by the release that later tells the
+     * reader the data is there: the fence makes them visible first. */
+    _mm_sfence();
+#else
+    core_copy(dst, src, n);
+#endif
+}
+
+/* A clock for comparing two copies of one process: only ratios matter. */
+static uint64_t ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+void core_copy_picked(core_copy_pick *pick, void *restrict dst, const void *restrict src, size_t n)
+{
+    unsigned way;
+    if (!pick->cost[0] || !pick->cost[1]) /* try each once first */
+        way = pick->cost[0] != 0;
+    else /* streaming must save a quarter: its reader's trip to memory is not on this clock */
+        way = (pick->cost[1] * 4 < pick->cost[0] * 3) ^
+              ((++pick->copies & (CORE_COPY_PICK_RETRY - 1)) == 0);
+    uint64_t t0 = ticks();
+    if (way)
+        core_copy_stream(dst, src, n);
+    else
+        core_copy(dst, src, n);
+    uint64_t per_kib = ((ticks() - t0) << 10) / n + 1, was = pick->cost[way];
+    /* Recent copies weigh most; one preempted copy counts as at most twice the
+     * average (a quarter more), so a busy machine's interruptions do not flip
+     * the choice for the CORE_COPY_PICK_RETRY copies until the next retry,
+     * while a real change (5 to 9 times here) wins within about ten. */
+    if (was && per_kib > 2 * was)
+        per_kib = 2 * was;
+    pick->cost[way] = was ? (3 * was + per_kib) / 4 : per_kib;
 }

@@ -13,7 +13,28 @@
  * benchmark's speed used to depend on the run. In that window core_copy moves
  * 64-byte blocks with vector loads and stores instead (42 GB/s at 8, never
  * slower than memcpy there); everywhere else it is memcpy. bench_copy measures
- * both over the offsets. */
+ * both over the offsets.
+ *
+ * core_copy_stream(dst, src, n) is memcpy for data another core reads next
+ * (a put's payload in the out buffer): its stores bypass this core's caches.
+ * core_copy_pick(pick, dst, src, n) does whichever of core_copy and
+ * core_copy_stream has cost this process less per byte lately.
+ * Why: the reader of the last superstep still holds those lines, and a
+ * cached store must first take each line back from it. How long that takes
+ * is the machine's: on this virtual machine (2 vCPUs of an AMD EPYC) the copy
+ * of a 430080-byte put took 10 us for minutes on end, then 47-190 us for
+ * minutes (issue 13's bimodal Exchange), depending on where the host ran the
+ * two vCPUs; streamed, it takes 18-20 us in both states (the reader then
+ * reads from memory: 18 us instead of 11). No fixed choice is right in both,
+ * so the choice is measured: each copy of CORE_COPY_STREAM_MIN bytes or more
+ * is timed, streaming wins when it cost at least a quarter less (its reader's
+ * extra trip to memory is not on the writer's clock: at 1.7 MB the two
+ * writes cost the same, and cached is then 1.5 times faster for the pair),
+ * and one copy in CORE_COPY_PICK_RETRY tries the other way, so that a change
+ * of state is noticed within that many puts. Two processes on one
+ * core would only lose by streaming (the reader's cache had the data), so the
+ * threads engine measures only when every process has a core of its own
+ * (thr_place_streams).  */
 #ifndef POLYBSP_CORE_COPY_H
 #define POLYBSP_CORE_COPY_H
 
@@ -34,6 +55,12 @@
 #define CORE_COPY_L1_MAX 16384
 #define CORE_COPY_L1_WINDOW 32
 
+/* Streamed copies start here: below, the reader's extra trip to memory costs
+ * about what the stores save (break-even 8-16 KB here, bench_exchange). */
+#define CORE_COPY_STREAM_MIN 16384
+/* One copy in this many takes the way that looked slower (a power of 2). */
+#define CORE_COPY_PICK_RETRY 64u
+
 /* The copy in 64-byte blocks, for the window (core_copy.c). */
 void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n);
 
@@ -46,6 +73,25 @@ static inline void core_copy(void *restrict dst, const void *restrict src, size_
     else
         memcpy(dst, src, n);
 }
+
+/* Non-temporal stores, then a store fence (core_copy.c); memcpy's plain
+ * stores where the target has no such stores. */
+void core_copy_stream(void *restrict dst, const void *restrict src, size_t n);
+
+/* How a library copies payloads that other cores read (core_run.stream_out). */
+typedef enum {
+    CORE_STREAM_NEVER,   /* core_copy */
+    CORE_STREAM_ALWAYS,  /* core_copy_stream */
+    CORE_STREAM_MEASURED /* core_copy_picked: whichever costs less lately */
+} core_stream;
+
+/* What one process has measured of its two ways (zero: not yet tried). */
+typedef struct core_copy_pick {
+    uint64_t cost[2]; /* recent ticks per KiB: [0] core_copy, [1] core_copy_stream */
+    uint32_t copies;
+} core_copy_pick;
+
+void core_copy_picked(core_copy_pick *pick, void *restrict dst, const void *restrict src, size_t n);
 
 static inline void core_copy_small(void *dst, const void *src, size_t n)
 {

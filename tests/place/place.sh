@@ -3,7 +3,10 @@
 # `polybsp info -p P --json` says it will (POLYBSP_PLACE=POLICY): process i on
 # the i-th CPU of the list, allowed that CPU alone; an empty list (none, or more
 # processes than CPUs) leaves every process with all the CPUs it had; after
-# bsp_end the program's own thread has all of them again.
+# bsp_end the program's own thread has all of them again. Large puts choose
+# between streamed and cached copies by measuring (POLYBSP_STREAM unset: auto)
+# exactly when the processes are bound and P is at most the number of cores:
+# info's "stream" must say "measured" then, "off" otherwise.
 set -u
 tool=$1
 prog=$2
@@ -11,7 +14,14 @@ P=$3
 policy=$4
 export POLYBSP_PLACE="$policy" POLYBSP_NPROCS="$P"
 all=$(nproc)
-cpus=$("$tool" info -p "$P" --json | sed -n 's/.*"placement":.*"cpus": \[\([0-9, ]*\)\].*/\1/p' | tr -d ' ')
+unset POLYBSP_STREAM
+json=$("$tool" info -p "$P" --json)
+cpus=$(echo "$json" | sed -n 's/.*"placement":.*"cpus": \[\([0-9, ]*\)\].*/\1/p' | tr -d ' ')
+cores=$(echo "$json" | sed -n 's/^ *"cores": \([0-9]*\),$/\1/p')
+stream=$(echo "$json" | sed -n 's/.*"placement":.*"stream": "\([a-z]*\)"}.*/\1/p')
+want=off
+[ -n "$cpus" ] && [ "$P" -le "$cores" ] && want=measured
+[ "$stream" = "$want" ] || { echo "FAIL: info says stream '$stream', expected $want (P = $P, cores $cores, cpus '$cpus')"; exit 1; }
 out=$("$prog") || { echo "FAIL: the program failed"; exit 1; }
 i=0
 for want in $(echo "$cpus" | tr ',' ' '); do
@@ -28,4 +38,4 @@ elif [ "$i" -ne "$P" ]; then
 fi
 echo "$out" | grep -qx "after: $all allowed" ||
     { echo "FAIL: after bsp_end the thread should have its $all CPUs again:"; echo "$out"; exit 1; }
-echo "OK: P = $P, $policy: ${cpus:-not bound}"
+echo "OK: P = $P, $policy: ${cpus:-not bound}, stream $stream"

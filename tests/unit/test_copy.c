@@ -1,10 +1,15 @@
 /* test_copy — core_copy (src/core/core_copy.h) copies exactly what memcpy does,
  * inside the 4K-aliasing window (where it takes its own path) and outside, for
  * sizes around its thresholds and its 64-byte blocks, and every alignment of
- * source and destination; core_copy_small likewise for n <= 64. Bytes around
- * the destination must stay untouched. Prints "test_copy: N cases OK". */
+ * source and destination; core_copy_small likewise for n <= 64, and
+ * core_copy_stream (streaming stores after a plain head up to a 16-byte
+ * boundary) for every case. Bytes around the destination must stay untouched.
+ * core_copy_picked: the first copy takes core_copy, the second the stream, then
+ * the way that cost less (the stream only when a quarter less), and copy
+ * CORE_COPY_PICK_RETRY the other one. Prints "test_copy: N cases OK". */
 #include "core/core_copy.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,18 +37,65 @@ int main(void)
                 unsigned char *s = src + a;
                 size_t at = ((size_t)(s - src) + deltas[di]) % 4096 + 4096;
                 unsigned char *d = dst + at;
-                memset(dst, 0xEE, SPAN + 8192);
-                if (n <= 64 && (a + di) % 2)
-                    core_copy_small(d, s, n);
-                else
-                    core_copy(d, s, n);
-                if (memcmp(d, s, n) != 0 || d[-1] != 0xEE || d[n] != 0xEE) {
-                    printf("test_copy: FAILED: n = %zu, source offset %zu, delta %zu\n", n, a,
-                           deltas[di]);
-                    return 1;
+                for (int stream = 0; stream < 2; stream++) {
+                    memset(dst, 0xEE, SPAN + 8192);
+                    if (stream)
+                        core_copy_stream(d, s, n);
+                    else if (n <= 64 && (a + di) % 2)
+                        core_copy_small(d, s, n);
+                    else
+                        core_copy(d, s, n);
+                    if (memcmp(d, s, n) != 0 || d[-1] != 0xEE || d[n] != 0xEE) {
+                        printf("test_copy: FAILED: %s, n = %zu, source offset %zu, delta %zu\n",
+                               stream ? "core_copy_stream" : "core_copy", n, a, deltas[di]);
+                        return 1;
+                    }
+                    cases++;
                 }
-                cases++;
             }
+    /* The way a copy took is the cost that changed. */
+    enum { N = 65536 };
+    core_copy_pick pick = {{0, 0}, 0};
+    core_copy_picked(&pick, dst, src, N);
+    if (!pick.cost[0] || pick.cost[1] || memcmp(dst, src, N) != 0) {
+        printf("test_copy: FAILED: the first picked copy should be core_copy\n");
+        return 1;
+    }
+    core_copy_picked(&pick, dst + 8, src, N);
+    if (!pick.cost[1] || memcmp(dst + 8, src, N) != 0) {
+        printf("test_copy: FAILED: the second picked copy should be streamed\n");
+        return 1;
+    }
+    const uint64_t slow = UINT64_MAX / 8; /* no copy measures that much */
+    pick = (core_copy_pick){{slow, 1}, 0};
+    for (unsigned k = 1; k < CORE_COPY_PICK_RETRY; k++) {
+        memset(dst, 0, N);
+        core_copy_picked(&pick, dst, src + k, N);
+        if (pick.cost[0] != slow || memcmp(dst, src + k, N) != 0) {
+            printf("test_copy: FAILED: copy %u took the slower way or copied wrong\n", k);
+            return 1;
+        }
+    }
+    core_copy_picked(&pick, dst, src, N);
+    if (pick.cost[0] == slow || memcmp(dst, src, N) != 0) {
+        printf("test_copy: FAILED: copy %u should retry the slower way\n", CORE_COPY_PICK_RETRY);
+        return 1;
+    }
+    /* Streaming 20 % cheaper is not enough (the cached way runs), 50 % is. */
+    const uint64_t big = (uint64_t)1 << 40;
+    pick = (core_copy_pick){{big, big / 5 * 4}, 1};
+    core_copy_picked(&pick, dst, src, N);
+    if (pick.cost[1] != big / 5 * 4 || pick.cost[0] == big) {
+        printf("test_copy: FAILED: streaming 20 %% cheaper should not be picked\n");
+        return 1;
+    }
+    pick = (core_copy_pick){{big, big / 2}, 1};
+    core_copy_picked(&pick, dst, src, N);
+    if (pick.cost[1] == big / 2 || pick.cost[0] != big) {
+        printf("test_copy: FAILED: streaming 50 %% cheaper should be picked\n");
+        return 1;
+    }
+    cases += CORE_COPY_PICK_RETRY + 4;
     printf("test_copy: %ld cases OK\n", cases);
     free(src);
     free(dst);

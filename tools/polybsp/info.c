@@ -9,6 +9,7 @@
  */
 #include "tool.h"
 
+#include "core/core_copy.h"
 #include "engine/threads/thr_place.h"
 
 #include <polybsp.h>
@@ -172,6 +173,8 @@ struct placement {
     const char *from; /* "POLYBSP_PLACE" or "default" */
     int procs, ncpus;
     int *cpu;
+    core_stream stream;      /* thr_place_streams */
+    const char *stream_from; /* "POLYBSP_STREAM" or "auto" */
 };
 
 static void print_placement_text(const struct placement *pl)
@@ -193,6 +196,24 @@ static void print_placement_text(const struct placement *pl)
     for (int i = 0; i < pl->procs; i++)
         printf("%s%d", i ? ", " : " ", pl->cpu[i]);
     printf(" (process 0 first)\n");
+}
+
+static const char *stream_name(core_stream s)
+{
+    static const char *const names[] = {"off", "on", "measured"};
+    return names[s];
+}
+
+static void print_stream_text(const struct placement *pl)
+{
+    printf("streaming    %s (%s): ", stream_name(pl->stream), pl->stream_from);
+    if (pl->stream == CORE_STREAM_NEVER)
+        printf("every put and send is copied through the cache\n");
+    else
+        printf("puts and sends of %d KiB or more to another process %s\n",
+               CORE_COPY_STREAM_MIN / 1024,
+               pl->stream == CORE_STREAM_ALWAYS ? "bypass the cache"
+                                                : "bypass the cache when that has cost less");
 }
 
 static void print_text(const struct machine *m, int nprocs, const char *nprocs_from,
@@ -227,6 +248,7 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
         printf("\n");
     }
     print_placement_text(pl);
+    print_stream_text(pl);
 }
 
 /* Prints s as a JSON string literal. */
@@ -280,7 +302,7 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
            thr_place_name(pl->policy), pl->from, pl->procs);
     for (int i = 0; i < pl->procs && pl->cpu[0] >= 0; i++)
         printf("%s%d", i ? ", " : "", pl->cpu[i]);
-    printf("]},\n  \"caches\": [");
+    printf("], \"stream\": \"%s\"},\n  \"caches\": [", stream_name(pl->stream));
     for (int i = 0; i < m->ncaches; i++) {
         const struct cache *c = &m->caches[i];
         printf("%s\n    {\"name\": \"%s\", \"level\": %u, \"type\": \"%s\", \"count\": %u, "
@@ -334,12 +356,18 @@ int cmd_info(int argc, char **argv)
         return tool_usage_error("info: %s", err);
     pl.policy = (thr_place_policy)policy;
     pl.from = getenv("POLYBSP_PLACE") && *getenv("POLYBSP_PLACE") ? "POLYBSP_PLACE" : "default";
+    int stream = thr_place_stream_from_env(err, sizeof err);
+    if (stream < 0)
+        return tool_usage_error("info: %s", err);
+    pl.stream_from =
+        getenv("POLYBSP_STREAM") && *getenv("POLYBSP_STREAM") ? "POLYBSP_STREAM" : "auto";
     pl.cpu = malloc((size_t)pl.procs * sizeof *pl.cpu);
     if (!pl.cpu) {
         fprintf(stderr, "polybsp: info: out of memory\n");
         return 1;
     }
     thr_place_cpus(pl.policy, pl.procs, pl.cpu, &pl.ncpus);
+    pl.stream = thr_place_streams((thr_place_stream)stream, pl.procs, pl.cpu);
     if (json)
         print_json(&m, nprocs, from, &pl);
     else

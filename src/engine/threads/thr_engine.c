@@ -189,8 +189,11 @@ void eng_begin(long long nprocs)
     int *cpu = malloc((size_t)P * sizeof *cpu);
     if (!cpu)
         core_fatal_oom("process table");
-    thr_place_plan(P, cpu); /* before the clock starts: the first call reads the topology */
+    core_stream stream;
+    thr_place_plan(P, cpu,
+                   &stream); /* before the clock starts: the first call reads the topology */
     core_run *run = aligned_zalloc(sizeof *run);
+    run->stream_out = stream;
     run->nprocs = P;
     run->procs = calloc((size_t)P, sizeof *run->procs);
     if (!run->procs || core_group_init(&run->root, P, 0))

@@ -21,6 +21,7 @@
 static struct {
     pthread_once_t once;
     int n;
+    int ncores; /* the machine's cores (hardware threads without a core topology) */
     int *compact, *spread;
 } order = {.once = PTHREAD_ONCE_INIT};
 
@@ -122,6 +123,7 @@ static void read_order(void)
             break;
     }
     order.n = nc < ns ? nc : ns;
+    order.ncores = ncores;
     free(pkg);
     free(rank);
     free(seen);
@@ -144,15 +146,41 @@ void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus)
         cpu[i] = bind ? list[i] : -1;
 }
 
-thr_place_policy thr_place_plan(int P, int *cpu)
+thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
 {
     char err[128];
     int policy = thr_place_policy_from_env(err, sizeof err);
     if (policy < 0)
         core_fatal("bsp_begin", "%s", err);
+    int mode = thr_place_stream_from_env(err, sizeof err);
+    if (mode < 0)
+        core_fatal("bsp_begin", "%s", err);
     int ncpus;
     thr_place_cpus((thr_place_policy)policy, P, cpu, &ncpus);
+    *stream = thr_place_streams((thr_place_stream)mode, P, cpu);
     return (thr_place_policy)policy;
+}
+
+int thr_place_stream_from_env(char *err, size_t size)
+{
+    const char *v = getenv("POLYBSP_STREAM");
+    if (!v || !*v || strcmp(v, "auto") == 0)
+        return THR_STREAM_AUTO;
+    if (strcmp(v, "on") == 0)
+        return THR_STREAM_ON;
+    if (strcmp(v, "off") == 0)
+        return THR_STREAM_OFF;
+    snprintf(err, size, "POLYBSP_STREAM=%s is not a choice (auto, on or off)", v);
+    return -1;
+}
+
+core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu)
+{
+    if (mode != THR_STREAM_AUTO)
+        return mode == THR_STREAM_ON ? CORE_STREAM_ALWAYS : CORE_STREAM_NEVER;
+    /* Bound processes never share a core while P is at most the number of
+     * cores (compact and spread give every core its first process first). */
+    return P >= 2 && cpu[0] >= 0 && P <= order.ncores ? CORE_STREAM_MEASURED : CORE_STREAM_NEVER;
 }
 
 static void one_cpu(cpu_set_t *set, int cpu)

@@ -20,6 +20,8 @@
 #ifndef POLYBSP_THR_PLACE_H
 #define POLYBSP_THR_PLACE_H
 
+#include "core/core_copy.h"
+
 #include <pthread.h>
 
 typedef enum { THR_PLACE_COMPACT, THR_PLACE_SPREAD, THR_PLACE_NONE } thr_place_policy;
@@ -35,9 +37,17 @@ int thr_place_policy_from_env(char *err, size_t size);
  * this process may use in *ncpus. */
 void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus);
 
-/* thr_place_policy_from_env and thr_place_cpus for bsp_begin: a bad
- * POLYBSP_PLACE stops the run. */
-thr_place_policy thr_place_plan(int P, int *cpu);
+/* thr_place_policy_from_env, thr_place_cpus and thr_place_streams (into
+ * *stream) for bsp_begin: a bad POLYBSP_PLACE or POLYBSP_STREAM stops the run. */
+thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream);
+
+/* How a payload of CORE_COPY_STREAM_MIN bytes or more for another process goes
+ * into the out buffer (core_run.stream_out), as POLYBSP_STREAM says: on
+ * (streamed), off (cached), or auto (the default): measured, when the plan in
+ * cpu gives each of the P processes a core of its own, else cached. */
+typedef enum { THR_STREAM_AUTO, THR_STREAM_ON, THR_STREAM_OFF } thr_place_stream;
+int thr_place_stream_from_env(char *err, size_t size);
+core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu);
 
 int thr_place_bind(int cpu);
 int thr_place_attr(pthread_attr_t *attr, int cpu);
