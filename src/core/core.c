@@ -325,6 +325,7 @@ size_t core_set_tagsize(core_proc *p, size_t size)
                    CORE_MAX_TAGSIZE);
     size_t prev = p->ctx->next_tagsize;
     p->ctx->next_tagsize = size;
+    p->ctx->tagsize_calls++;
     /* Collective: the members' sizes are compared with the registrations. */
     p->ctx->flags |= CORE_HAS_REG;
     return prev;
@@ -336,11 +337,13 @@ static const char *regop_name(core_regop_kind k)
 }
 
 /* Registrations are matched by order: every member must make the same sequence of
- * push and pop calls as member 0, its pops undoing the same pushes, and leave the
- * same tag size for the next superstep. */
-int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagsize,
-                       const core_regop *mine, size_t n, size_t tagsize, const char **call,
-                       char *detail, size_t len)
+ * push and pop calls as member 0, its pops undoing the same pushes, and call
+ * bsp_set_tagsize as often, leaving the same tag size for the next superstep (a
+ * member that does not call it while the others do is wrong even when the sizes
+ * happen to agree: the call is collective). */
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls,
+                       size_t ref_tagsize, const core_regop *mine, size_t n, size_t tagcalls,
+                       size_t tagsize, const char **call, char *detail, size_t len)
 {
     size_t common = n < nref ? n : nref;
     for (size_t i = 0; i < common; i++) {
@@ -365,6 +368,12 @@ int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagsize,
         *call = regop_name(n > nref ? mine[common].kind : ref[common].kind);
         snprintf(detail, len, "%zu registration calls in this superstep, but process 0 made %zu", n,
                  nref);
+        return 1;
+    }
+    if (tagcalls != ref_tagcalls) {
+        *call = "bsp_set_tagsize";
+        snprintf(detail, len, "%zu calls in this superstep, but process 0 made %zu", tagcalls,
+                 ref_tagcalls);
         return 1;
     }
     if (tagsize != ref_tagsize) {
@@ -531,6 +540,7 @@ static void sync_as(core_proc *p, unsigned at)
     c->ngets = 0;
     c->flags = 0;
     c->tagsize = c->next_tagsize;
+    c->tagsize_calls = 0; /* compared above; everyone has read it past eng_exchange */
     /* Partition and rejoin close their records themselves, once the parts are
      * built or joined: that is their cost, not the next superstep's work. */
     if (p->tr.on && at != CORE_AT_PARTITION && at != CORE_AT_REJOIN)

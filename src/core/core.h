@@ -151,6 +151,7 @@ typedef struct core_ctx {
     uint64_t npushes; /* bsp_push_reg calls made in this group (core_regop.push) */
 
     size_t tagsize, next_tagsize;
+    size_t tagsize_calls; /* bsp_set_tagsize calls in this superstep: collective */
 
     core_msg *inq; /* messages received at the last sync; inq[inhead..nin) remain */
     size_t nin, inhead, capin;
@@ -283,10 +284,11 @@ CORE_NORETURN void core_report_mixed(long pid, unsigned long step, unsigned at, 
 CORE_NORETURN void core_report_steps(long pid, unsigned long step, unsigned at, long other_pid,
                                      int other_oblivious, unsigned long other_group_step);
 /* 1, with the call to blame and the detail, when mine (this superstep's
- * registration calls and the tag size set for the next) differs from ref (member 0's). */
-int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagsize,
-                       const core_regop *mine, size_t n, size_t tagsize, const char **call,
-                       char *detail, size_t len);
+ * registration calls, its bsp_set_tagsize calls and the tag size set for the next)
+ * differs from ref (member 0's). */
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls,
+                       size_t ref_tagsize, const core_regop *mine, size_t n, size_t tagcalls,
+                       size_t tagsize, const char **call, char *detail, size_t len);
 /* Once the n calls match: folds another member's push sizes into mine's most and
  * agree, which bound puts at their source from the next superstep on. */
 void core_regops_fold(core_regop *mine, const core_regop *other, size_t n);

@@ -304,6 +304,14 @@ static void tagsize_differ(struct ctx *c)
     bsp_size_t size = c->p == actor ? 8 : 4;
     bsp_set_tagsize(&size);
 }
+/* Everyone but the actor sets the tag size it already has: the sizes agree, but
+   bsp_set_tagsize is collective (BSPonMPI's test set_tagsize_3). */
+static void tagsize_missing(struct ctx *c)
+{
+    bsp_size_t size = 0;
+    if (c->p != actor)
+        bsp_set_tagsize(&size);
+}
 
 /* Everyone sends itself a message with a 4-byte tag; the actor passes NULL for
    the tag to bsp_get_tag (superstep 4). */
@@ -440,6 +448,7 @@ static const struct bad_case cases[] = {
     {"pop_count_fewer", INSIDE_ALL, pop_count_fewer},
     {"pop_matched", INSIDE_ALL, pop_matched},
     {"tagsize_differ", INSIDE_ALL, tagsize_differ},
+    {"tagsize_missing", INSIDE_ALL, tagsize_missing},
     {"put_huge", INSIDE_ACTOR, put_huge},
     {"hpput_huge", INSIDE_ACTOR, hpput_huge},
     {"put_huge_agreed", INSIDE_ACTOR, put_huge_agreed},

@@ -143,9 +143,10 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 
 void eng_check_regops(core_ctx *c)
 {
-    /* Member 0's tag size and sequence of calls (kind, push undone) reach everybody. */
-    uint64_t head[2] = {c->nregops, c->next_tagsize};
-    MPI_Bcast(head, 2, MPI_UINT64_T, 0, c->group->e.comm);
+    /* Member 0's tag size calls and size, and sequence of registration calls
+     * (kind, push undone) reach everybody. */
+    uint64_t head[3] = {c->nregops, c->next_tagsize, c->tagsize_calls};
+    MPI_Bcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm);
     size_t n = (size_t)head[0];
     core_regop *ref = calloc(n + 1, sizeof *ref);
     uint64_t *wire = calloc(2 * n + 2, sizeof *wire);
@@ -160,8 +161,8 @@ void eng_check_regops(core_ctx *c)
         ref[i] = (core_regop){.kind = (core_regop_kind)wire[2 * i], .push = wire[2 * i + 1]};
     const char *call = "bsp_push_reg";
     char detail[160];
-    int guilty = core_regops_differ(ref, n, (size_t)head[1], c->regops, c->nregops, c->next_tagsize,
-                                    &call, detail, sizeof detail);
+    int guilty = core_regops_differ(ref, n, (size_t)head[2], (size_t)head[1], c->regops, c->nregops,
+                                    c->tagsize_calls, c->next_tagsize, &call, detail, sizeof detail);
     free(ref);
     mpie_blame(c, guilty, call, detail);
     /* The calls match: every member learns the largest and smallest size of each

@@ -130,8 +130,9 @@ void eng_check_regops(core_ctx *c)
         const core_ctx *o = g->e.members[q];
         const char *call;
         char detail[160];
-        if (core_regops_differ(ref->regops, ref->nregops, ref->next_tagsize, o->regops, o->nregops,
-                               o->next_tagsize, &call, detail, sizeof detail))
+        if (core_regops_differ(ref->regops, ref->nregops, ref->tagsize_calls, ref->next_tagsize,
+                               o->regops, o->nregops, o->tagsize_calls, o->next_tagsize, &call,
+                               detail, sizeof detail))
             core_fatal_as(o->proc->pid, o->proc->step, call, "%s", detail);
     }
     /* Members only read each other's sizes; each writes its own bounds. */
