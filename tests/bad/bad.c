@@ -61,6 +61,11 @@ static void hpget_negative_size(struct ctx *c) { bsp_hpget(2, c->buf, 0, c->src,
 static void hpget_negative_offset(struct ctx *c) { bsp_hpget(2, c->buf, -4, c->src, 4); }
 static void push_reg_negative(struct ctx *c) { bsp_push_reg(c->fresh, -1); }
 static void send_negative(struct ctx *c) { bsp_send(2, c->src, c->src, -1); }
+/* A negative size with a NULL pointer: the size is what is wrong (BSPonMPI's
+   send_size_negative). */
+static void send_negative_null(struct ctx *c) { bsp_send(2, c->src, NULL, -1); }
+static void put_negative_null(struct ctx *c) { bsp_put(2, NULL, c->buf, 0, -1); }
+static void get_negative_null(struct ctx *c) { bsp_get(2, c->buf, 0, NULL, -1); }
 static void set_tagsize_negative(struct ctx *c)
 {
     (void)c;
@@ -434,6 +439,9 @@ static const struct bad_case cases[] = {
     {"hpget_negative_offset", INSIDE_ACTOR, hpget_negative_offset},
     {"push_reg_negative", INSIDE_ACTOR, push_reg_negative},
     {"send_negative", INSIDE_ACTOR, send_negative},
+    {"send_negative_null", INSIDE_ACTOR, send_negative_null},
+    {"put_negative_null", INSIDE_ACTOR, put_negative_null},
+    {"get_negative_null", INSIDE_ACTOR, get_negative_null},
     {"move_negative", INSIDE_ALL, move_negative},
     {"set_tagsize_negative", INSIDE_ACTOR, set_tagsize_negative},
     {"begin_negative", BEFORE, begin_negative},
