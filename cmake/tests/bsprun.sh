@@ -64,6 +64,14 @@ if [ "${BSPRUN_TEST_MPI:-OFF}" = ON ]; then
     "$bspcc" --engine mpi -o "$work/inprod_mpi" "$examples/inprod.c" -lm
     "$bsprun" -n 2 "$work/inprod_mpi" 1000 >"$work/out" 2>&1 || fail "mpi: $(cat "$work/out")"
     grep -qx "inprod: n = 1000, p = 2" "$work/out" || fail "mpi: $(cat "$work/out")"
+    # Without -n, POLYBSP_NPROCS sets the ranks, as it sets P on threads
+    # (BSPedupack's runtests under POLYBSP_NPROCS=4).
+    POLYBSP_NPROCS=3 "$bsprun" "$work/inprod_mpi" 1000 >"$work/out" 2>&1 || fail "mpi: $(cat "$work/out")"
+    grep -qx "inprod: n = 1000, p = 3" "$work/out" || fail "mpi, POLYBSP_NPROCS=3: $(cat "$work/out")"
+    status=0
+    POLYBSP_NPROCS=abc "$bsprun" "$work/inprod_mpi" 1000 >/dev/null 2>"$work/err" || status=$?
+    [ "$status" -eq 2 ] && grep -qx "polybsp: run: invalid number of processes 'abc' (expected an integer from 1 to 1000000)" "$work/err" ||
+        fail "mpi, POLYBSP_NPROCS=abc: status $status, $(cat "$work/err")"
 fi
 
 "$bsprun" --help | grep -q "^usage: bsprun" || fail "--help"

@@ -4,8 +4,8 @@
  * Contract: sets POLYBSP_NPROCS=N (when -p is given) and POLYBSP_TIMEOUT=S (when
  * --timeout is given, checked here as the library would) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
- * On the mpi engine it replaces itself with `mpiexec [-np N] PROGRAM ARGS`
- * (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
+ * On the mpi engine it replaces itself with `mpiexec [-np N] PROGRAM ARGS`, N
+ * from -p or else POLYBSP_NPROCS (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
  * tool_exec_mpi. The engine is the one PROGRAM was built for (told by the marker
  * the engine leaves in it, engine/engine.h, or the polybsp shared library it
  * needs), or --engine's; a program without either sign, such as a script, runs
@@ -42,7 +42,8 @@ const char cmd_run_help[] =
     "                     bsp_begin. Without -p the program decides (by default one\n"
     "                     process per core).\n"
     "  --engine ENGINE    the engine to run on: threads, or mpi when built with MPI\n"
-    "                     (runs mpiexec --oversubscribe -np N PROGRAM). By default\n"
+    "                     (runs mpiexec --oversubscribe -np N PROGRAM, N from -p,\n"
+    "                     else from POLYBSP_NPROCS, else mpiexec's). By default\n"
     "                     the engine PROGRAM was linked for (bspcc --engine), else\n"
     "                     threads; a PROGRAM linked for another engine is refused.\n"
     "                     smpi, when built with SimGrid: simulated ranks on\n"
@@ -229,6 +230,14 @@ int cmd_run(int argc, char **argv)
         return tool_usage_error("run: %s is for --engine smpi only",
                                 platform != NULL ? "--platform" : "--hostfile");
     if (strcmp(engine, "mpi") == 0 || strcmp(engine, "smpi") == 0) {
+        /* Without -p, POLYBSP_NPROCS says how many, as on threads: the ranks are
+         * what bsp_nprocs() counts there (`POLYBSP_NPROCS=4 ./runtests`). */
+        const char *env = getenv("POLYBSP_NPROCS");
+        if (procs_text == NULL && env != NULL && *env != '\0') {
+            if (parse_procs(env, &procs) != 0)
+                return TOOL_EXIT_USAGE;
+            procs_text = env;
+        }
         /* Told here as execvp would tell it: the launcher, quiet, would not. */
         char path[PATH_MAX];
         find_program(argv[i], path, sizeof path);
