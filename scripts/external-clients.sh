@@ -247,9 +247,9 @@ edupack() { # edupack SRC
                     check=$(edupack_check "$prog" "$p" "$dir/output_$prog")
                     case $check in ok) ;; *) status=FAIL; echo "  runtests: $prog: $check" ;; esac
                 done
-                result BSPedupack runtests "$e" "as given" "$status"
+                result BSPedupack runtests "$e" - "$status"
             else
-                result BSPedupack runtests "$e" "as given" FAIL "runtests stopped (see $dir/runtests.log)"
+                result BSPedupack runtests "$e" - FAIL "runtests stopped (see $dir/runtests.log)"
             fi
         fi
         for p in $procs; do
