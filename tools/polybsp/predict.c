@@ -7,6 +7,8 @@
  * like table 14 of paper 000, as CSV or as JSON. Status 0; bad usage or a bad
  * input file: one line on stderr (via tool_usage_error) and status 2.
  */
+#include "predict.h"
+#include "report_html.h"
 #include "tool.h"
 
 #include "cost/cost_groups.h"
@@ -14,6 +16,7 @@
 #include "cost/cost_model.h"
 #include "cost/cost_tree.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,8 +24,8 @@
 
 const char cmd_predict_help[] =
     "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
-    "                       [--format table|csv|json] [--work measured|ops]\n"
-    "                       [--dbsp-label traffic|group] TRACE\n"
+    "                       [--format table|csv|json|html] [-o FILE]\n"
+    "                       [--work measured|ops] [--dbsp-label traffic|group] TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -47,7 +50,9 @@ const char cmd_predict_help[] =
     "                              several); D-BSP and CCM say n/a when the machine\n"
     "                              file lacks their parameters\n"
     "  --per-step         one column per superstep, then the total\n"
-    "  --format FORMAT    table (default), csv or json\n"
+    "  --format FORMAT    table (default), csv, json, or html: the page of\n"
+    "                     `polybsp report` (docs/report.md)\n"
+    "  -o, --output FILE  write to FILE instead of standard output\n"
     "  --work WORK        measured: W is the measured local time w (default);\n"
     "                     ops: W is the declared operations / the machine's rate\n"
     "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
@@ -63,7 +68,13 @@ static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COS
                                                      COST_CCM};
 static const char *const model_labels[NMODELS] = {"BSP", "BSP*", "EBSP", "D-BSP", "CCM"};
 
-typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } out_format;
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML } out_format;
+
+/* "predict", or "report" when report.c runs this code (predict.h): its name
+ * starts every message. */
+static const char *command = "predict";
+/* Where the tables, CSV, JSON or page go: standard output, or -o FILE. */
+static FILE *out;
 
 typedef struct options {
     const char *machine, *trace;
@@ -72,6 +83,7 @@ typedef struct options {
     int all;             /* --model all, or no --model */
     int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
     out_format format;
+    const char *output; /* -o FILE, or NULL: standard output */
 } options;
 
 /* REAL and every evaluated model, per superstep and in total. A model that
@@ -97,7 +109,7 @@ static int choose_model(options *o, const char *name)
         }
     }
     return tool_usage_error(
-        "predict: unknown model '%s' (expected bsp, bspstar, ebsp, dbsp, ccm or all)", name);
+        "%s: unknown model '%s' (expected bsp, bspstar, ebsp, dbsp, ccm or all)", command, name);
 }
 
 /* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
@@ -108,8 +120,11 @@ static int parse_args(int argc, char **argv, options *o)
         const char *arg = argv[i], *v;
         int missing = 0;
         if (tool_is_help(arg)) {
-            fputs(cmd_predict_help, stdout);
+            fputs(strcmp(command, "report") == 0 ? cmd_report_help : cmd_predict_help, stdout);
             return -1;
+        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
+                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
+            o->output = v;
         } else if (strcmp(arg, "--per-step") == 0) {
             o->per_step = 1;
         } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
@@ -118,34 +133,39 @@ static int parse_args(int argc, char **argv, options *o)
             chose = 1;
             if (choose_model(o, v) != 0)
                 return TOOL_EXIT_USAGE;
-        } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
+        } else if (strcmp(command, "report") != 0 &&
+                   (v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "table") == 0)
                 o->format = FORMAT_TABLE;
             else if (strcmp(v, "csv") == 0)
                 o->format = FORMAT_CSV;
             else if (strcmp(v, "json") == 0)
                 o->format = FORMAT_JSON;
+            else if (strcmp(v, "html") == 0)
+                o->format = FORMAT_HTML;
             else
                 return tool_usage_error(
-                    "predict: unknown format '%s' (expected table, csv or json)", v);
+                    "%s: unknown format '%s' (expected table, csv, json or html)", command, v);
         } else if ((v = tool_option_value(argc, argv, &i, "--work", &missing)) != NULL) {
             if (strcmp(v, "measured") != 0 && strcmp(v, "ops") != 0)
-                return tool_usage_error("predict: unknown work '%s' (expected measured or ops)", v);
+                return tool_usage_error("%s: unknown work '%s' (expected measured or ops)", command,
+                                        v);
             if (strcmp(v, "ops") == 0)
                 o->flags |= COST_USE_OPS;
         } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
             if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
-                return tool_usage_error(
-                    "predict: unknown D-BSP label '%s' (expected traffic or group)", v);
+                return tool_usage_error("%s: unknown D-BSP label '%s' (expected traffic or group)",
+                                        command, v);
             if (strcmp(v, "group") == 0)
                 o->flags |= COST_DBSP_GROUP;
         } else if (missing) {
-            return tool_usage_error("predict: option '%s' needs a value", arg);
+            return tool_usage_error("%s: option '%s' needs a value", command, arg);
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return tool_usage_error("predict: unknown option '%s' (try 'polybsp predict --help')",
-                                    arg);
+            return tool_usage_error("%s: unknown option '%s' (try 'polybsp %s --help')", command,
+                                    arg, command);
         } else if (o->trace != NULL) {
-            return tool_usage_error("predict: unexpected argument '%s' (expected one TRACE)", arg);
+            return tool_usage_error("%s: unexpected argument '%s' (expected one TRACE)", command,
+                                    arg);
         } else {
             o->trace = arg;
         }
@@ -153,9 +173,10 @@ static int parse_args(int argc, char **argv, options *o)
     if (!chose)
         o->all = 1;
     if (o->machine == NULL)
-        return tool_usage_error("predict: missing --machine FILE (try 'polybsp predict --help')");
+        return tool_usage_error("%s: missing --machine FILE (try 'polybsp %s --help')", command,
+                                command);
     if (o->trace == NULL)
-        return tool_usage_error("predict: missing TRACE (try 'polybsp predict --help')");
+        return tool_usage_error("%s: missing TRACE (try 'polybsp %s --help')", command, command);
     return 0;
 }
 
@@ -172,7 +193,7 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
             continue;
         }
         if (o->want[k])
-            return tool_usage_error("predict: %s", r->unavailable[k]);
+            return tool_usage_error("%s: %s", command, r->unavailable[k]);
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
@@ -180,12 +201,13 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         return 0;
     if (!(m->rate > 0))
         return tool_usage_error(
-            "predict: %s: field 'rate.ops_per_second': missing (needed by --work ops)", o->machine);
+            "%s: %s: field 'rate.ops_per_second': missing (needed by --work ops)", command,
+            o->machine);
     size_t n = t->start[t->nprocs];
     for (size_t i = 0; i < n; i++)
         if (t->recs[i].ops >= 0)
             return 0;
-    return tool_usage_error("predict: %s: no record declares 'ops' (needed by --work ops)",
+    return tool_usage_error("%s: %s: no record declares 'ops' (needed by --work ops)", command,
                             o->trace);
 }
 
@@ -206,9 +228,9 @@ static int choose_procs(options *o, const cost_trace *t, cost_machine *m)
         for (size_t i = 0; i < m->nbyprocs && at < sizeof list; i++)
             at += (size_t)snprintf(list + at, sizeof list - at, "%s%d", i > 0 ? ", " : "",
                                    m->byprocs[i].procs);
-        return tool_usage_error("predict: %s has P = %d, but %s was calibrated for P = %s only "
+        return tool_usage_error("%s: %s has P = %d, but %s was calibrated for P = %s only "
                                 "(add %d to 'polybsp probe --procs')",
-                                o->trace, t->nprocs, o->machine, list, t->nprocs);
+                                command, o->trace, t->nprocs, o->machine, list, t->nprocs);
     }
     o->fit_procs = f->procs;
     return 0;
@@ -249,27 +271,27 @@ static void count_divisions(const cost_group *g, int depth, unsigned long *n, in
 
 static void describe_run(const cost_trace *t)
 {
-    printf("program     %s\n", t->program);
-    printf("processes   %d (engine %s)\n", t->nprocs, t->engine);
-    printf("supersteps  %lu (steps %lu to %lu)", t->nsteps, t->first_step,
-           t->first_step + t->nsteps - 1);
+    fprintf(out, "program     %s\n", t->program);
+    fprintf(out, "processes   %d (engine %s)\n", t->nprocs, t->engine);
+    fprintf(out, "supersteps  %lu (steps %lu to %lu)", t->nsteps, t->first_step,
+            t->first_step + t->nsteps - 1);
     if (t->complete)
-        printf(", run complete\n");
+        fprintf(out, ", run complete\n");
     else if (t->reason[0] != '\0')
-        printf(", run aborted: %s\n", t->reason);
+        fprintf(out, ", run aborted: %s\n", t->reason);
     else
-        printf(", no end line: the run did not finish normally\n");
+        fprintf(out, ", no end line: the run did not finish normally\n");
     if (t->dropped > 0)
-        printf("dropped     %lu later step%s that only some processes recorded\n", t->dropped,
-               t->dropped == 1 ? "" : "s");
+        fprintf(out, "dropped     %lu later step%s that only some processes recorded\n", t->dropped,
+                t->dropped == 1 ? "" : "s");
     unsigned long ndiv = 0;
     int deepest = 0;
     count_divisions(t->root, 0, &ndiv, &deepest);
     if (ndiv > 0)
-        printf("divisions   %lu (parts down to level %d)\n", ndiv, deepest);
+        fprintf(out, "divisions   %lu (parts down to level %d)\n", ndiv, deepest);
     if (!t->same_start)
-        printf("note        the processes started tracing at different supersteps: column k "
-               "is each one's k-th traced superstep\n");
+        fprintf(out, "note        the processes started tracing at different supersteps: column k "
+                     "is each one's k-th traced superstep\n");
 }
 
 /* D-BSP's levels were measured on clusters of given sizes: say which labels of
@@ -290,123 +312,129 @@ static void note_dbsp_clusters(const options *o, const cost_machine *m, const co
         if (l == NULL || l->cluster == cluster || (*noted >> label & 1))
             continue;
         *noted |= 1UL << label;
-        printf("note        D-BSP level %d has clusters of up to %d process%s here: the machine's "
-               "level %d (clusters of %d) stands in\n",
-               label, cluster, cluster == 1 ? "" : "es", l->level, l->cluster);
+        fprintf(out,
+                "note        D-BSP level %d has clusters of up to %d process%s here: the machine's "
+                "level %d (clusters of %d) stands in\n",
+                label, cluster, cluster == 1 ? "" : "es", l->level, l->cluster);
     }
 }
 
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
                              const results *r)
 {
-    printf("machine     %s: host %s, engine %s, %s, calibrated for P =", o->machine, m->host,
-           m->engine, m->date);
+    fprintf(out, "machine     %s: host %s, engine %s, %s, calibrated for P =", o->machine, m->host,
+            m->engine, m->date);
     int known_p = 0;
     for (size_t i = 0; i < m->nprocs; i++) {
-        printf("%s %d", i > 0 ? "," : "", m->procs[i]);
+        fprintf(out, "%s %d", i > 0 ? "," : "", m->procs[i]);
         known_p |= m->procs[i] == t->nprocs;
     }
-    printf("\n");
-    printf("BSP         g = %.4g s/byte, L = %.4g s, h = %s", m->g, m->L,
-           m->h_sum ? "in + out" : "max(in, out)");
+    fprintf(out, "\n");
+    fprintf(out, "BSP         g = %.4g s/byte, L = %.4g s, h = %s", m->g, m->L,
+            m->h_sum ? "in + out" : "max(in, out)");
     const cost_procs_fit *f = cost_machine_procs_fit(m, o->fit_procs);
     if (f != NULL)
-        printf(" (the line of P = %d%s)\n", f->procs, f->oversubscribed ? ", oversubscribed" : "");
+        fprintf(out, " (the line of P = %d%s)\n", f->procs,
+                f->oversubscribed ? ", oversubscribed" : "");
     else
-        printf(" (the line over all P calibrated)\n");
+        fprintf(out, " (the line over all P calibrated)\n");
     if (m->gstar > 0)
-        printf("BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
+        fprintf(out, "BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
     for (size_t i = 0; i < m->nlevels; i++)
-        printf("%-12slevel %d, clusters of %d: g = %.4g s/byte, L = %.4g s\n",
-               i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
-               m->levels[i].L);
+        fprintf(out, "%-12slevel %d, clusters of %d: g = %.4g s/byte, L = %.4g s\n",
+                i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
+                m->levels[i].L);
     if (m->has_ccm) {
-        printf("CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
+        fprintf(out, "CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
         for (size_t i = 0; i < m->ncoll; i++)
-            printf(" %s,", m->coll[i].name);
-        printf(" partition, rejoin\n");
+            fprintf(out, " %s,", m->coll[i].name);
+        fprintf(out, " partition, rejoin\n");
     }
     if (o->flags & COST_USE_OPS)
-        printf("work        declared operations at %.4g per second (w where none are "
-               "declared)\n",
-               m->rate);
+        fprintf(out,
+                "work        declared operations at %.4g per second (w where none are "
+                "declared)\n",
+                m->rate);
     else
-        printf("work        measured local time w\n");
+        fprintf(out, "work        measured local time w\n");
     if (!known_p && t->nprocs > 1)
-        printf("note        the machine was not calibrated for %d processes\n", t->nprocs);
+        fprintf(out, "note        the machine was not calibrated for %d processes\n", t->nprocs);
     else if (t->nprocs == 1)
-        printf("note        one process: no h-relation; every superstep costs the line's L\n");
+        fprintf(out,
+                "note        one process: no h-relation; every superstep costs the line's L\n");
     if (strcmp(m->engine, t->engine) != 0)
-        printf("note        the trace comes from engine %s, the machine from %s\n", t->engine,
-               m->engine);
+        fprintf(out, "note        the trace comes from engine %s, the machine from %s\n", t->engine,
+                m->engine);
     if (o->all && !r->have[MODEL_BSPSTAR])
-        printf("note        BSP* left out: the machine file has no 'bspstar' parameters\n");
+        fprintf(out, "note        BSP* left out: the machine file has no 'bspstar' parameters\n");
     for (int k = 0; k < NMODELS; k++)
         if (r->have[k] && r->unavailable[k][0])
-            printf("note        %s n/a: %s\n", model_labels[k], r->unavailable[k]);
+            fprintf(out, "note        %s n/a: %s\n", model_labels[k], r->unavailable[k]);
     unsigned long noted = 0;
     if (available(r, MODEL_DBSP))
         note_dbsp_clusters(o, m, t, t->root, &noted);
     if (available(r, MODEL_DBSP) && (o->flags & COST_DBSP_GROUP))
-        printf("note        D-BSP labels: the smallest cluster holding each superstep's traffic "
-               "and group\n");
+        fprintf(out,
+                "note        D-BSP labels: the smallest cluster holding each superstep's traffic "
+                "and group\n");
     if (t->self_unknown)
-        printf("note        the trace does not say which traffic a process sent to itself (an "
-               "older polybsp wrote it), so h includes it: trace the run again to leave it out\n");
+        fprintf(out,
+                "note        the trace does not say which traffic a process sent to itself (an "
+                "older polybsp wrote it), so h includes it: trace the run again to leave it out\n");
     unsigned long ndiv = 0;
     int deepest = 0;
     count_divisions(t->root, 0, &ndiv, &deepest);
     if (ndiv > 0 && (r->have[MODEL_BSP] || r->have[MODEL_BSPSTAR] || r->have[MODEL_EBSP]))
-        printf("note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
-               "superstep of all processes, D-BSP and CCM follow the groups\n");
+        fprintf(out, "note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
+                     "superstep of all processes, D-BSP and CCM follow the groups\n");
 }
 
 static void print_cell(double v, int is_error)
 {
     if (isnan(v))
-        printf(" %12s", "-");
+        fprintf(out, " %12s", "-");
     else if (is_error)
-        printf(" %12.2f", v);
+        fprintf(out, " %12.2f", v);
     else
-        printf(" %12.4e", v);
+        fprintf(out, " %12.4e", v);
 }
 
 /* One block of columns [from, to) where column nsteps is the total. */
 static void print_block(const cost_trace *t, const results *r, size_t from, size_t to)
 {
     size_t n = t->nsteps;
-    printf("%-10s", "superstep");
+    fprintf(out, "%-10s", "superstep");
     for (size_t c = from; c < to; c++) {
         if (c == n)
-            printf(" %12s", "total");
+            fprintf(out, " %12s", "total");
         else
-            printf(" %12lu", t->first_step + c);
+            fprintf(out, " %12lu", t->first_step + c);
     }
-    printf("\n%-10s", "REAL");
+    fprintf(out, "\n%-10s", "REAL");
     for (size_t c = from; c < to; c++)
         print_cell(c == n ? r->real_total : r->real[c], 0);
-    printf("\n");
+    fprintf(out, "\n");
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
         if (!available(r, k)) {
             for (int row = 0; row < 2; row++) {
-                printf("%-10s", row == 0 ? model_labels[k] : "ERROR");
+                fprintf(out, "%-10s", row == 0 ? model_labels[k] : "ERROR");
                 for (size_t c = from; c < to; c++)
-                    printf(" %12s", "n/a");
-                printf("\n");
+                    fprintf(out, " %12s", "n/a");
+                fprintf(out, "\n");
             }
             continue;
         }
-        printf("%-10s", model_labels[k]);
+        fprintf(out, "%-10s", model_labels[k]);
         for (size_t c = from; c < to; c++)
             print_cell(c == n ? r->model_total[k] : r->model[k][c], 0);
-        printf("\n%-10s", "ERROR");
+        fprintf(out, "\n%-10s", "ERROR");
         for (size_t c = from; c < to; c++)
             print_cell(c == n ? cost_error_percent(r->real_total, r->model_total[k])
                               : cost_error_percent(r->real[c], r->model[k][c]),
                        1);
-        printf("\n");
+        fprintf(out, "\n");
     }
 }
 
@@ -415,11 +443,11 @@ static void print_table(const options *o, const cost_trace *t, const cost_machin
 {
     describe_run(t);
     describe_machine(o, m, t, r);
-    printf("\ntimes in seconds; ERROR = 100*(REAL-MODEL)/REAL percent\n\n");
+    fprintf(out, "\ntimes in seconds; ERROR = 100*(REAL-MODEL)/REAL percent\n\n");
     size_t first = o->per_step ? 0 : t->nsteps, end = t->nsteps + 1;
     for (size_t c = first; c < end; c += COLUMNS_PER_BLOCK) {
         if (c > first)
-            printf("\n");
+            fprintf(out, "\n");
         print_block(t, r, c, c + COLUMNS_PER_BLOCK < end ? c + COLUMNS_PER_BLOCK : end);
     }
 }
@@ -434,7 +462,7 @@ static void print_table(const options *o, const cost_trace *t, const cost_machin
 static void csv_num(double v)
 {
     if (!isnan(v))
-        cost_jput_num(stdout, v);
+        cost_jput_num(out, v);
 }
 
 static double column_real(const results *r, size_t c, size_t n)
@@ -449,37 +477,37 @@ static double column_model(const results *r, int k, size_t c, size_t n)
 
 static void print_csv_row(const results *r, size_t c, size_t n)
 {
-    printf(",");
+    fprintf(out, ",");
     csv_num(column_real(r, c, n));
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
         if (!available(r, k)) {
-            printf(",n/a,n/a");
+            fprintf(out, ",n/a,n/a");
             continue;
         }
         double model = column_model(r, k, c, n);
-        printf(",");
+        fprintf(out, ",");
         csv_num(model);
-        printf(",");
+        fprintf(out, ",");
         csv_num(cost_error_percent(column_real(r, c, n), model));
     }
-    printf("\n");
+    fprintf(out, "\n");
 }
 
 static void print_csv(const options *o, const cost_trace *t, const results *r)
 {
-    printf("step,real");
+    fprintf(out, "step,real");
     for (int k = 0; k < NMODELS; k++)
         if (r->have[k])
-            printf(",%s,%s_error", cost_model_name(model_kinds[k]),
-                   cost_model_name(model_kinds[k]));
-    printf("\n");
+            fprintf(out, ",%s,%s_error", cost_model_name(model_kinds[k]),
+                    cost_model_name(model_kinds[k]));
+    fprintf(out, "\n");
     for (size_t c = 0; o->per_step && c < t->nsteps; c++) {
-        printf("%lu", t->first_step + c);
+        fprintf(out, "%lu", t->first_step + c);
         print_csv_row(r, c, t->nsteps);
     }
-    printf("total");
+    fprintf(out, "total");
     print_csv_row(r, t->nsteps, t->nsteps);
 }
 
@@ -488,82 +516,108 @@ static void print_csv(const options *o, const cost_trace *t, const results *r)
  * read by jansson, which checked them). */
 static void json_str(const char *key, const char *value, const char *after)
 {
-    printf("  \"%s\": ", key);
-    if (value == NULL || cost_jput_str(stdout, value, (size_t)-1) < 0)
-        printf("null");
-    printf("%s\n", after);
+    fprintf(out, "  \"%s\": ", key);
+    if (value == NULL || cost_jput_str(out, value, (size_t)-1) < 0)
+        fprintf(out, "null");
+    fprintf(out, "%s\n", after);
 }
 
 /* The members of one column (a step or the total) after an opening brace. */
 static void json_column(const results *r, size_t c, size_t n)
 {
-    printf("\"real\": ");
-    cost_jput_num(stdout, column_real(r, c, n));
+    fprintf(out, "\"real\": ");
+    cost_jput_num(out, column_real(r, c, n));
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
         const char *name = cost_model_name(model_kinds[k]);
         double model = available(r, k) ? column_model(r, k, c, n) : NAN;
-        printf(", \"%s\": ", name);
-        cost_jput_num(stdout, model);
-        printf(", \"%s_error\": ", name);
-        cost_jput_num(stdout, cost_error_percent(column_real(r, c, n), model));
+        fprintf(out, ", \"%s\": ", name);
+        cost_jput_num(out, model);
+        fprintf(out, ", \"%s_error\": ", name);
+        cost_jput_num(out, cost_error_percent(column_real(r, c, n), model));
     }
-    printf("}");
+    fprintf(out, "}");
 }
 
 static void print_json(const options *o, const cost_trace *t, const cost_machine *m,
                        const results *r)
 {
-    printf("{\n");
+    fprintf(out, "{\n");
     json_str("program", t->program, ",");
-    printf("  \"nprocs\": %d,\n", t->nprocs);
+    fprintf(out, "  \"nprocs\": %d,\n", t->nprocs);
     json_str("engine", t->engine, ",");
-    printf("  \"first_step\": %lu,\n  \"nsteps\": %lu,\n  \"dropped\": %lu,\n", t->first_step,
-           t->nsteps, t->dropped);
-    printf("  \"complete\": %s,\n", t->complete ? "true" : "false");
+    fprintf(out, "  \"first_step\": %lu,\n  \"nsteps\": %lu,\n  \"dropped\": %lu,\n", t->first_step,
+            t->nsteps, t->dropped);
+    fprintf(out, "  \"complete\": %s,\n", t->complete ? "true" : "false");
     json_str("reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
     json_str("machine", o->machine, ",");
     json_str("host", m->host, ",");
-    printf("  \"work\": \"%s\",\n", o->flags & COST_USE_OPS ? "ops" : "measured");
+    fprintf(out, "  \"work\": \"%s\",\n", o->flags & COST_USE_OPS ? "ops" : "measured");
     if (o->fit_procs > 0)
-        printf("  \"fit_procs\": %d,\n", o->fit_procs);
+        fprintf(out, "  \"fit_procs\": %d,\n", o->fit_procs);
     else
-        printf("  \"fit_procs\": null,\n");
-    printf("  \"models\": [");
+        fprintf(out, "  \"fit_procs\": null,\n");
+    fprintf(out, "  \"models\": [");
     const char *sep = "";
     for (int k = 0; k < NMODELS; k++) {
         if (r->have[k]) {
-            printf("%s\"%s\"", sep, cost_model_name(model_kinds[k]));
+            fprintf(out, "%s\"%s\"", sep, cost_model_name(model_kinds[k]));
             sep = ", ";
         }
     }
-    printf("],\n  \"unavailable\": {");
+    fprintf(out, "],\n  \"unavailable\": {");
     sep = "";
     for (int k = 0; k < NMODELS; k++) {
         if (r->have[k] && r->unavailable[k][0]) {
-            printf("%s\"%s\": ", sep, cost_model_name(model_kinds[k]));
-            if (cost_jput_str(stdout, r->unavailable[k], sizeof r->unavailable[k]) < 0)
-                printf("null");
+            fprintf(out, "%s\"%s\": ", sep, cost_model_name(model_kinds[k]));
+            if (cost_jput_str(out, r->unavailable[k], sizeof r->unavailable[k]) < 0)
+                fprintf(out, "null");
             sep = ", ";
         }
     }
-    printf("},\n  \"total\": {");
+    fprintf(out, "},\n  \"total\": {");
     json_column(r, t->nsteps, t->nsteps);
     if (o->per_step) {
-        printf(",\n  \"steps\": [");
+        fprintf(out, ",\n  \"steps\": [");
         for (size_t c = 0; c < t->nsteps; c++) {
-            printf("%s\n    {\"step\": %lu, ", c > 0 ? "," : "", t->first_step + c);
+            fprintf(out, "%s\n    {\"step\": %lu, ", c > 0 ? "," : "", t->first_step + c);
             json_column(r, c, t->nsteps);
         }
-        printf("\n  ]");
+        fprintf(out, "\n  ]");
     }
-    printf("\n}\n");
+    fprintf(out, "\n}\n");
 }
 
-int cmd_predict(int argc, char **argv)
+/* ---- HTML (report_html.c draws it) ---- */
+
+static void print_html(const options *o, const cost_trace *t, const results *r)
 {
-    options o = {.format = FORMAT_TABLE};
+    report_input in = {.trace = t,
+                       .trace_name = o->trace,
+                       .machine_name = o->machine,
+                       .fit_procs = o->fit_procs,
+                       .work_ops = (o->flags & COST_USE_OPS) != 0,
+                       .real = r->real,
+                       .real_total = r->real_total};
+    for (int k = 0; k < NMODELS; k++) {
+        if (!r->have[k])
+            continue;
+        int i = in.nmodels++;
+        in.label[i] = model_labels[k];
+        in.model[i] = available(r, k) ? r->model[k] : NULL;
+        in.model_total[i] = r->model_total[k];
+        in.unavailable[i] = r->unavailable[k];
+    }
+    report_html_write(out, &in);
+}
+
+int predict_main(int argc, char **argv, const char *as)
+{
+    command = as;
+    int report = strcmp(as, "report") == 0;
+    options o = {.format = report ? FORMAT_HTML : FORMAT_TABLE,
+                 .output = report ? "polybsp-report.html" : NULL};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -572,14 +626,14 @@ int cmd_predict(int argc, char **argv)
     cost_machine m;
     cost_trace t;
     if (cost_machine_read(o.machine, &m, err, sizeof err) < 0)
-        return tool_usage_error("predict: %s", err);
+        return tool_usage_error("%s: %s", command, err);
     /* "-" reads the trace from standard input, for pipelines. */
     int from_stdin = strcmp(o.trace, "-") == 0;
     if (from_stdin)
         o.trace = "<stdin>";
     if ((from_stdin ? cost_trace_read_stream(stdin, o.trace, &t, err, sizeof err)
                     : cost_trace_read(o.trace, &t, err, sizeof err)) < 0)
-        return tool_usage_error("predict: %s", err);
+        return tool_usage_error("%s: %s", command, err);
 
     results r;
     memset(&r, 0, sizeof r);
@@ -587,16 +641,25 @@ int cmd_predict(int argc, char **argv)
     if (rc == 0)
         rc = check_inputs(&o, &t, &m, &r);
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
-        fprintf(stderr, "polybsp: predict: out of memory\n");
+        fprintf(stderr, "polybsp: %s: out of memory\n", command);
         rc = 1;
     }
+    out = stdout;
+    if (rc == 0 && o.output != NULL && (out = fopen(o.output, "w")) == NULL)
+        rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
     if (rc == 0) {
         if (o.format == FORMAT_TABLE)
             print_table(&o, &t, &m, &r);
         else if (o.format == FORMAT_CSV)
             print_csv(&o, &t, &r);
-        else
+        else if (o.format == FORMAT_JSON)
             print_json(&o, &t, &m, &r);
+        else
+            print_html(&o, &t, &r);
+        if (out != stdout && fclose(out) != 0)
+            rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
+        else if (report)
+            printf("polybsp report: %s\n", o.output);
     }
     free(r.real);
     for (int k = 0; k < NMODELS; k++)
@@ -604,3 +667,5 @@ int cmd_predict(int argc, char **argv)
     cost_trace_free(&t);
     return rc;
 }
+
+int cmd_predict(int argc, char **argv) { return predict_main(argc, argv, "predict"); }

@@ -1,0 +1,80 @@
+/* test_svg — svg_chart (tools/polybsp/svg_chart.h), the charts of `polybsp
+ * report`: ticks at hand-computed nice values, escaping, a line chart that
+ * breaks its line at a missing value and skips an absent series, and a heat map
+ * with one cell per value that is there. Prints "test_svg: OK". */
+#include "svg_chart.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fails;
+
+static void expect(int ok, const char *what)
+{
+    if (!ok) {
+        printf("test_svg: FAILED: %s\n", what);
+        fails++;
+    }
+}
+
+static int count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* What a drawing function writes, as a string (free it). */
+#define CAPTURE(buf, call)                                                                         \
+    do {                                                                                           \
+        size_t len_;                                                                               \
+        FILE *f = open_memstream(&(buf), &len_);                                                   \
+        call;                                                                                      \
+        fclose(f);                                                                                 \
+    } while (0)
+
+int main(void)
+{
+    /* 0 to 0.00042 in about 5: raw step 8.4e-5, so 1e-4; ticks 0 .. 5e-4. */
+    svg_ticks_t t = svg_ticks(0, 0.00042, 5);
+    expect(fabs(t.step - 1e-4) < 1e-12 && t.first == 0 && t.n == 6, "ticks of 0 .. 0.00042");
+    /* 0 to 45 in about 10: raw 4.5, so 5; ticks 0 .. 45. */
+    t = svg_ticks(0, 45, 10);
+    expect(t.step == 5 && t.first == 0 && t.n == 10, "ticks of 0 .. 45");
+    /* 3 to 17 in about 4: raw 3.5, so 5; ticks 0 .. 20. */
+    t = svg_ticks(3, 17, 4);
+    expect(t.step == 5 && t.first == 0 && t.n == 5, "ticks of 3 .. 17");
+    t = svg_ticks(1, 1, 5);
+    expect(t.n == 1, "ticks of an empty range");
+
+    char *s = NULL;
+    CAPTURE(s, svg_escape(f, "a<b&\"c'>"));
+    expect(strcmp(s, "a&lt;b&amp;&quot;c&#39;&gt;") == 0, "escaping");
+    free(s);
+
+    double real[4] = {1, 2, NAN, 4}, model[4] = {1.5, 1.5, 1.5, 1.5};
+    svg_series series[3] = {{"REAL", real, 1}, {"none", NULL, 0}, {"M<1>", model, 0}};
+    CAPTURE(s, svg_line_chart(f, series, 3, 4, "superstep", "seconds", 1));
+    expect(count(s, "<polyline class=\"series-0\"") == 2, "REAL's line breaks at the NaN");
+    expect(count(s, "<circle class=\"series-0\"") == 3, "REAL's three points");
+    expect(count(s, "<polyline class=\"series-2\"") == 1, "the model's one line");
+    expect(count(s, "series-1") == 0, "the absent series is not drawn");
+    expect(count(s, "M&lt;1&gt;") == 1, "the legend escapes the name");
+    expect(count(s, "class=\"highlight\"") == 1, "the highlighted superstep");
+    free(s);
+
+    double cells[6] = {0, 1, 2, NAN, 4, 8};
+    CAPTURE(s, svg_heatmap(f, cells, 2, 3, "process", "superstep", "bytes"));
+    expect(count(s, "<rect class=\"cell\"") == 5, "five cells (one NaN)");
+    expect(count(s, "fill=\"rgb(255,255,255)\"") == 1, "zero is white");
+    expect(count(s, "fill=\"rgb(31,95,180)\"") == 1, "the largest is the deepest blue");
+    free(s);
+
+    if (fails)
+        return 1;
+    printf("test_svg: OK\n");
+    return 0;
+}

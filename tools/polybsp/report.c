@@ -1,0 +1,29 @@
+/* report.c — `polybsp report --machine FILE TRACE`: one HTML page with the
+ * traced run against every model, per superstep (predict.h does the work,
+ * report_html.c draws it; docs/report.md). */
+#include "predict.h"
+#include "tool.h"
+
+const char cmd_report_help[] =
+    "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
+    "                      [--work measured|ops] [--dbsp-label traffic|group] TRACE\n"
+    "\n"
+    "Writes one self-contained HTML page (no network needed to open it) about a\n"
+    "traced run: what was used, REAL against each model in total and per superstep\n"
+    "(a timeline with the superstep of the largest error highlighted), the numbers\n"
+    "per superstep, and heat maps of the traffic h and the work w of every process\n"
+    "in every superstep. The numbers are those of `polybsp predict --per-step`.\n"
+    "\n"
+    "options:\n"
+    "  --machine FILE     the machine file written by `polybsp probe` (required)\n"
+    "  -o, --output FILE  where the page goes (default polybsp-report.html)\n"
+    "  --model MODEL      bsp, bspstar, ebsp, dbsp, ccm or all (the default),\n"
+    "                     as for `polybsp predict`\n"
+    "  --work WORK        measured (default) or ops, as for `polybsp predict`\n"
+    "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
+    "  -h, --help         show this help\n"
+    "\n"
+    "Prints 'polybsp report: FILE' when written. docs/report.md explains the page.\n"
+    "Bad usage or input exits with status 2.\n";
+
+int cmd_report(int argc, char **argv) { return predict_main(argc, argv, "report"); }

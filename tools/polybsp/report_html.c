@@ -1,0 +1,199 @@
+/* report_html.c — the page of `polybsp report` (report_html.h). */
+#include "report_html.h"
+
+#include "cost/cost_model.h"
+#include "svg_chart.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The per-superstep table stops here: a long run's page stays readable, and the
+ * charts still show every superstep. */
+enum { TABLE_ROWS = 400 };
+
+static void cell(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "<td>%.4g</td>", v);
+    else
+        fputs("<td>n/a</td>", f);
+}
+
+static void error_cell(FILE *f, double real, double model)
+{
+    if (isfinite(model) && real > 0)
+        fprintf(f, "<td>%+.1f %%</td>", cost_error_percent(real, model));
+    else
+        fputs("<td>n/a</td>", f);
+}
+
+/* The first evaluated model's superstep of the largest |REAL - model|, or -1. */
+static long worst_step(const report_input *in)
+{
+    for (int k = 0; k < in->nmodels; k++) {
+        if (!in->model[k])
+            continue;
+        long worst = -1;
+        double most = -1;
+        for (size_t s = 0; s < in->trace->nsteps; s++) {
+            double d = fabs(in->real[s] - in->model[k][s]);
+            if (isfinite(d) && d > most)
+                most = d, worst = (long)s;
+        }
+        return worst;
+    }
+    return -1;
+}
+
+static void header(FILE *f, const report_input *in)
+{
+    const cost_trace *t = in->trace;
+    fputs("<h1>polybsp report: ", f);
+    svg_escape(f, t->program[0] ? t->program : in->trace_name);
+    fputs("</h1>\n<table class=\"facts\">\n<tr><th>trace</th><td>", f);
+    svg_escape(f, in->trace_name);
+    fprintf(f, "</td></tr>\n<tr><th>run</th><td>engine %s, P = %d, %lu supersteps%s%s</td></tr>\n",
+            t->engine, t->nprocs, t->nsteps,
+            t->complete ? "" : ", the run did not complete: ", t->complete ? "" : t->reason);
+    fputs("<tr><th>machine file</th><td>", f);
+    svg_escape(f, in->machine_name);
+    if (in->fit_procs > 0)
+        fprintf(f, " (its BSP line for P = %d)", in->fit_procs);
+    else
+        fputs(" (its overall BSP line)", f);
+    fprintf(f, "</td></tr>\n<tr><th>work W</th><td>%s</td></tr>\n</table>\n",
+            in->work_ops ? "declared operations / the machine's rate (--work ops)"
+                         : "measured local time w (--work measured)");
+}
+
+static void totals(FILE *f, const report_input *in)
+{
+    fputs("<h2>Total</h2>\n<table class=\"numbers\"><tr><th></th><th>seconds</th>"
+          "<th>error = 100(REAL &minus; MODEL)/REAL</th></tr>\n",
+          f);
+    fprintf(f, "<tr><th>REAL</th><td>%.4g</td><td></td></tr>\n", in->real_total);
+    for (int k = 0; k < in->nmodels; k++) {
+        fprintf(f, "<tr><th>%s</th>", in->label[k]);
+        if (in->model[k]) {
+            cell(f, in->model_total[k]);
+            error_cell(f, in->real_total, in->model_total[k]);
+        } else {
+            fputs("<td colspan=\"2\">n/a: ", f);
+            svg_escape(f, in->unavailable[k] ? in->unavailable[k] : "");
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void timeline(FILE *f, const report_input *in, long worst)
+{
+    svg_series s[REPORT_MAX_MODELS + 1] = {{"REAL", in->real, 1}};
+    for (int k = 0; k < in->nmodels; k++)
+        s[k + 1] = (svg_series){in->label[k], in->model[k], 0};
+    fputs("<h2>Per superstep</h2>\n<p>Seconds per superstep, measured (REAL) and predicted.", f);
+    if (worst >= 0)
+        fprintf(f, " Highlighted: superstep %ld, where %s is furthest from REAL.", worst,
+                in->label[0]);
+    fputs("</p>\n", f);
+    svg_line_chart(f, s, in->nmodels + 1, in->trace->nsteps, "superstep", "seconds", worst);
+}
+
+static void step_table(FILE *f, const report_input *in, long worst)
+{
+    const cost_trace *t = in->trace;
+    fputs(
+        "<details><summary>The numbers, per superstep</summary>\n<table class=\"numbers\">"
+        "<tr><th>superstep</th><th>kind</th><th>max h (bytes)</th><th>max w (s)</th><th>REAL</th>",
+        f);
+    for (int k = 0; k < in->nmodels; k++)
+        if (in->model[k])
+            fprintf(f, "<th>%s</th><th>error</th>", in->label[k]);
+    fputs("</tr>\n", f);
+    for (size_t s = 0; s < t->nsteps && s < TABLE_ROWS; s++) {
+        double h = 0, w = 0;
+        const char *kind = "";
+        for (int p = 0; p < t->nprocs; p++) {
+            const cost_rec *r = cost_trace_rec(t, s, p);
+            if (!r)
+                continue;
+            kind = r->kind;
+            if ((double)(r->bytes_in + r->bytes_out) > h)
+                h = (double)(r->bytes_in + r->bytes_out);
+            if (r->w > w)
+                w = r->w;
+        }
+        fprintf(f, "<tr%s><td>%zu</td><td>", (long)s == worst ? " class=\"worst\"" : "", s);
+        svg_escape(f, kind);
+        fprintf(f, "</td><td>%.0f</td>", h);
+        cell(f, w);
+        cell(f, in->real[s]);
+        for (int k = 0; k < in->nmodels; k++)
+            if (in->model[k]) {
+                cell(f, in->model[k][s]);
+                error_cell(f, in->real[s], in->model[k][s]);
+            }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    if (t->nsteps > TABLE_ROWS)
+        fprintf(f, "<p>(the first %d of %lu supersteps; the charts show all)</p>\n", TABLE_ROWS,
+                t->nsteps);
+    fputs("</details>\n", f);
+}
+
+/* h = bytes in + out, and w, of every process's record of every superstep. */
+static void heatmaps(FILE *f, const report_input *in)
+{
+    const cost_trace *t = in->trace;
+    size_t n = (size_t)t->nprocs * t->nsteps;
+    double *h = malloc((n ? n : 1) * sizeof *h), *w = malloc((n ? n : 1) * sizeof *w);
+    if (!h || !w) {
+        free(h), free(w);
+        fputs("<p>(out of memory for the heat maps)</p>\n", f);
+        return;
+    }
+    for (int p = 0; p < t->nprocs; p++)
+        for (size_t s = 0; s < t->nsteps; s++) {
+            const cost_rec *r = cost_trace_rec(t, s, p);
+            h[(size_t)p * t->nsteps + s] = r ? (double)(r->bytes_in + r->bytes_out) : NAN;
+            w[(size_t)p * t->nsteps + s] = r ? r->w : NAN;
+        }
+    fputs("<h2>Traffic h per process</h2>\n<p>Bytes in + out of each process in each "
+          "superstep (its own traffic to itself left out).</p>\n",
+          f);
+    svg_heatmap(f, h, t->nprocs, t->nsteps, "process", "superstep", "bytes");
+    fputs("<h2>Work w per process</h2>\n<p>Seconds of local work of each process before each "
+          "sync.</p>\n",
+          f);
+    svg_heatmap(f, w, t->nprocs, t->nsteps, "process", "superstep", "s");
+    free(h), free(w);
+}
+
+void report_html_write(FILE *f, const report_input *in)
+{
+    long worst = worst_step(in);
+    fputs(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>polybsp "
+        "report</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;max-width:960px}\n"
+        "table{border-collapse:collapse;margin:.5em 0}td,th{padding:2px 8px;text-align:right;"
+        "border-bottom:1px solid #eee}\n.facts td,.facts th{text-align:left}\n"
+        "tr.worst{background:#ffe08a}\nsvg{display:block;margin:.5em 0}\n</style></head>\n<body>\n",
+        f);
+    header(f, in);
+    totals(f, in);
+    timeline(f, in, worst);
+    step_table(f, in, worst);
+    heatmaps(f, in);
+    fputs("<p>Written by <code>polybsp report</code>; docs/report.md says how to read it, "
+          "docs/models.md what each model computes.</p>\n",
+          f);
+    /* Marks how many charts the browser laid out with something in them: the
+     * browser test reads it back (docs/report.md). Nothing else runs. */
+    fputs(
+        "<script>\n(function(){var n=0;document.querySelectorAll('svg').forEach(function(s){"
+        "var b=s.getBBox();if(b.width>0&&b.height>0&&s.querySelector('polyline,rect.cell'))n++;"
+        "});document.body.setAttribute('data-drawn',String(n));})();\n</script>\n</body></html>\n",
+        f);
+}

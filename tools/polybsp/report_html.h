@@ -1,0 +1,37 @@
+/* report_html — the page `polybsp report` writes (docs/report.md).
+ *
+ * Contract: report_html_write writes one self-contained HTML page (inline CSS
+ * and SVG, one small script that only marks what the browser drew) to f: what
+ * was used (trace, machine file and the P of its BSP line, measured or declared
+ * work), the totals of REAL and each model with their errors, the timeline of
+ * REAL and every model per superstep with the superstep of the largest error of
+ * the first model highlighted, the per-superstep table, and h (bytes in + out)
+ * and w per process and superstep as heat maps. It computes nothing of the
+ * models: the numbers are predict's (cost_predict).
+ */
+#ifndef POLYBSP_REPORT_HTML_H
+#define POLYBSP_REPORT_HTML_H
+
+#include "cost/cost_trace.h"
+
+#include <stdio.h>
+
+enum { REPORT_MAX_MODELS = 8 };
+
+typedef struct report_input {
+    const cost_trace *trace;
+    const char *trace_name, *machine_name;
+    int fit_procs;      /* the P of the machine's by_procs line used; 0: its overall line */
+    int work_ops;       /* 1: W is declared operations / rate */
+    const double *real; /* per superstep (trace->nsteps) */
+    double real_total;
+    int nmodels;
+    const char *label[REPORT_MAX_MODELS];
+    const double *model[REPORT_MAX_MODELS]; /* per superstep, NULL: not evaluated */
+    double model_total[REPORT_MAX_MODELS];
+    const char *unavailable[REPORT_MAX_MODELS]; /* why not, or "" */
+} report_input;
+
+void report_html_write(FILE *f, const report_input *in);
+
+#endif

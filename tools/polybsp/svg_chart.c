@@ -1,0 +1,190 @@
+/* svg_chart.c — line charts and heat maps as inline SVG (svg_chart.h). */
+#include "svg_chart.h"
+
+#include <math.h>
+
+enum { WIDTH = 920, LEFT = 84, RIGHT = 170, TOP = 16, BOTTOM = 46 };
+
+/* A palette that stays apart for the usual six series (REAL and five models). */
+static const char *const colours[] = {"#111111", "#1f77b4", "#ff7f0e", "#2ca02c",
+                                      "#d62728", "#9467bd", "#8c564b", "#e377c2"};
+
+void svg_escape(FILE *f, const char *text)
+{
+    for (const char *c = text; *c; c++) {
+        switch (*c) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*c, f);
+        }
+    }
+}
+
+svg_ticks_t svg_ticks(double lo, double hi, int want)
+{
+    svg_ticks_t t = {lo, 1, 1};
+    if (!(hi > lo) || want < 1)
+        return t;
+    double raw = (hi - lo) / want, p = pow(10, floor(log10(raw))), m = raw / p;
+    t.step = (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+    t.first = floor(lo / t.step) * t.step;
+    t.n = (int)ceil((hi - t.first) / t.step - 1e-9) + 1;
+    return t;
+}
+
+/* The largest finite value of the drawn series (0 when none). */
+static double series_max(const svg_series *s, int ns, size_t np)
+{
+    double top = 0;
+    for (int k = 0; k < ns; k++)
+        for (size_t i = 0; s[k].y && i < np; i++)
+            if (isfinite(s[k].y[i]) && s[k].y[i] > top)
+                top = s[k].y[i];
+    return top;
+}
+
+static void axis_labels(FILE *f, int height, const char *xlabel, const char *ylabel)
+{
+    fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">",
+            LEFT + (WIDTH - LEFT - RIGHT) / 2, height - 8);
+    svg_escape(f, xlabel);
+    fprintf(f,
+            "</text>\n<text class=\"axis\" transform=\"translate(14,%d) rotate(-90)\" "
+            "text-anchor=\"middle\">",
+            TOP + (height - TOP - BOTTOM) / 2);
+    svg_escape(f, ylabel);
+    fputs("</text>\n", f);
+}
+
+void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoints,
+                    const char *xlabel, const char *ylabel, long highlight)
+{
+    const int height = 340, plotw = WIDTH - LEFT - RIGHT, ploth = height - TOP - BOTTOM;
+    double top = series_max(series, nseries, npoints);
+    svg_ticks_t yt = svg_ticks(0, top > 0 ? top : 1, 5);
+    double ymax = yt.first + yt.step * (yt.n - 1);
+    double dx = npoints ? (double)plotw / (double)npoints : plotw;
+#define X(i) (LEFT + ((double)(i) + 0.5) * dx)
+#define Y(v) (TOP + ploth - (v) / ymax * ploth)
+    fprintf(f,
+            "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+            "font-family=\"sans-serif\" font-size=\"12\">\n",
+            WIDTH, height);
+    if (highlight >= 0 && (size_t)highlight < npoints)
+        fprintf(f,
+                "<rect class=\"highlight\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" "
+                "fill=\"#ffe08a\"/>\n",
+                X(highlight) - dx / 2, TOP, dx, ploth);
+    for (int k = 0; k < yt.n; k++) {
+        double v = yt.first + k * yt.step;
+        fprintf(f,
+                "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>"
+                "<text class=\"axis\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.3g</text>\n",
+                LEFT, LEFT + plotw, Y(v), Y(v), LEFT - 4, Y(v) + 4, v);
+    }
+    svg_ticks_t xt = svg_ticks(0, npoints > 1 ? (double)(npoints - 1) : 1, 10);
+    for (int k = 0; k < xt.n; k++) {
+        double i = xt.first + k * xt.step;
+        if (i < 0 || i >= (double)npoints)
+            continue;
+        fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
+                X(i), TOP + ploth + 16, i);
+    }
+    fprintf(f,
+            "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+            "stroke=\"#888\"/>\n",
+            LEFT, TOP, plotw, ploth);
+    for (int k = 0, shown = 0; k < nseries; k++) {
+        const svg_series *s = &series[k];
+        if (!s->y)
+            continue;
+        const char *colour = colours[k % (int)(sizeof colours / sizeof *colours)];
+        /* One polyline per run of finite values; points as well when few. */
+        int open = 0;
+        for (size_t i = 0; i < npoints; i++) {
+            if (!isfinite(s->y[i])) {
+                if (open)
+                    fputs("\"/>\n", f);
+                open = 0;
+                continue;
+            }
+            if (!open)
+                fprintf(f,
+                        "<polyline class=\"series-%d\" fill=\"none\" stroke=\"%s\" "
+                        "stroke-width=\"%d\" points=\"",
+                        k, colour, s->emphasis ? 3 : 1);
+            fprintf(f, "%.1f,%.1f ", X(i), Y(s->y[i]));
+            open = 1;
+        }
+        if (open)
+            fputs("\"/>\n", f);
+        for (size_t i = 0; npoints <= 200 && i < npoints; i++)
+            if (isfinite(s->y[i]))
+                fprintf(
+                    f,
+                    "<circle class=\"series-%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n",
+                    k, X(i), Y(s->y[i]), s->emphasis ? 3 : 2, colour);
+        int ly = TOP + 10 + 18 * shown++;
+        fprintf(f,
+                "<line class=\"legend\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                "stroke-width=\"%d\"/><text x=\"%d\" y=\"%d\">",
+                LEFT + plotw + 12, LEFT + plotw + 36, ly, ly, colour, s->emphasis ? 3 : 1,
+                LEFT + plotw + 42, ly + 4);
+        svg_escape(f, s->name);
+        fputs("</text>\n", f);
+    }
+    axis_labels(f, height, xlabel, ylabel);
+    fputs("</svg>\n", f);
+#undef X
+#undef Y
+}
+
+void svg_heatmap(FILE *f, const double *values, int rows, size_t cols, const char *rowlabel,
+                 const char *collabel, const char *unit)
+{
+    const int plotw = WIDTH - LEFT - RIGHT;
+    int cellh = rows > 0 && 240 / rows >= 4 ? (240 / rows < 20 ? 240 / rows : 20) : 4;
+    int ploth = cellh * (rows > 0 ? rows : 1), height = TOP + ploth + BOTTOM;
+    double top = 0;
+    for (size_t i = 0; i < (size_t)rows * cols; i++)
+        if (isfinite(values[i]) && values[i] > top)
+            top = values[i];
+    double dx = cols ? (double)plotw / (double)cols : plotw;
+    fprintf(
+        f,
+        "<svg class=\"heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+        "font-family=\"sans-serif\" font-size=\"12\">\n",
+        WIDTH, height);
+    for (int r = 0; r < rows; r++) {
+        for (size_t c = 0; c < cols; c++) {
+            double v = values[(size_t)r * cols + c];
+            if (!isfinite(v))
+                continue;
+            /* White for 0, deep blue for the largest value. */
+            double a = top > 0 ? v / top : 0;
+            int red = (int)(255 - a * 224), green = (int)(255 - a * 160),
+                blue = (int)(255 - a * 75);
+            fprintf(f,
+                    "<rect class=\"cell\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\" "
+                    "fill=\"rgb(%d,%d,%d)\"><title>%s %d, %s %zu: %.4g %s</title></rect>\n",
+                    LEFT + (double)c * dx, TOP + r * cellh, dx, cellh, red, green, blue, rowlabel,
+                    r, collabel, c, v, unit);
+        }
+        if (rows <= 16 || r % (rows / 8) == 0)
+            fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
+                    LEFT - 4, TOP + r * cellh + cellh / 2 + 4, r);
+    }
+    fprintf(f,
+            "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+            "stroke=\"#888\"/>\n",
+            LEFT, TOP, plotw, ploth);
+    fprintf(f, "<text x=\"%d\" y=\"%d\">white: 0</text><text x=\"%d\" y=\"%d\">blue: %.3g ",
+            LEFT + plotw + 12, TOP + 12, LEFT + plotw + 12, TOP + 28, top);
+    svg_escape(f, unit);
+    fputs("</text>\n", f);
+    axis_labels(f, height, collabel, rowlabel);
+    fputs("</svg>\n", f);
+}
