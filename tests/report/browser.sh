@@ -1,8 +1,9 @@
 #!/bin/sh
 # browser.sh TOOL EXAMPLE MACHINE WORK_DIR — the page of `polybsp report` in a real
 # browser: a traced run of EXAMPLE at P = 2, its report, then headless Chromium
-# (Debian's chromium) loads it: the page's own script must have found its three
-# charts laid out with something drawn (body data-drawn="3", --dump-dom), the
+# (Debian's chromium) loads it: the page's own script must have found every one
+# of its charts (at least the timeline and the two heat maps) laid out with
+# something drawn (body data-drawn="N of N", --dump-dom), the
 # screenshot must be written, and Chromium must log no JavaScript error.
 # Exit 77 (skipped) when chromium is not installed.
 set -u
@@ -22,8 +23,8 @@ chrome() {
         --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --window-size=1000,1800 "$@"
 }
 chrome --dump-dom "file://$work/r.html" >"$work/dom.html" 2>"$work/dom.err" || fail "chromium --dump-dom: status $?"
-grep -q '<body data-drawn="3">' "$work/dom.html" ||
-    fail "the browser did not draw the three charts: $(grep -o '<body[^>]*>' "$work/dom.html")"
+grep -Eq '<body data-drawn="([3-9]|[1-9][0-9]+) of \1">' "$work/dom.html" ||
+    fail "the browser did not draw every chart: $(grep -o '<body[^>]*>' "$work/dom.html")"
 chrome --screenshot="$work/r.png" "file://$work/r.html" >"$work/shot.out" 2>"$work/shot.err" ||
     fail "chromium --screenshot: status $?"
 [ -s "$work/r.png" ] || fail "no screenshot"

@@ -1,13 +1,16 @@
 #!/bin/sh
-# report.sh TOOL DATA_DIR WORK_DIR — `polybsp report` writes the page predict's
+# report.sh TOOL DATA_DIR WORK_DIR ETA_FILE — `polybsp report` writes the page predict's
 # numbers make: on data/all_to_all.jsonl with data/machine.json (values of
 # cost_predict_per_step_agree, computed by hand in tests/cost), the totals, the
-# per-superstep cells, the highlighted superstep, three charts, and a trace
-# name with HTML's special characters escaped in the page.
+# per-superstep cells, the highlighted superstep, five charts (timeline, h, w,
+# and the probe's two patterns in machine.json: Exchange and AllToAll, with the
+# pattern's line and the BSP line at hand-computed points), and a trace name
+# with HTML's special characters escaped in the page.
 set -u
 tool=$1
 data=$2
 work=$3
+eta=$4
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
 odd="$work/a<b&c'd.jsonl"
@@ -24,7 +27,17 @@ has 'Highlighted: superstep 0, where BSP is furthest from REAL.'
 has 'a&lt;b&amp;c&#39;d.jsonl'
 printf '%s' "$page" | grep -qF "a<b&c'd" && fail "the trace name is not escaped"
 n=$(printf '%s' "$page" | grep -c '^<svg ')
-[ "$n" -eq 3 ] || fail "$n charts, expected 3"
+[ "$n" -eq 5 ] || fail "$n charts, expected 5"
+has '<h3>Exchange</h3>'
+has '<h3>AllToAll</h3>'
+has '>BSP 1e-09 h + 1e-05</text>'
+# --portability: the eta table of a hand-written summary (null: n/a).
+"$tool" report --machine "$data/machine.json" --portability "$eta" -o "$work/e.html" \
+    "$data/all_to_all.jsonl" >/dev/null || fail "--portability: status $?"
+page=$(cat "$work/e.html")
+has '(2026-11-25T04:45:01Z, engine threads, P = 2, --quick, machine file m&lt;1&gt;.json)'
+has '<tr><th>bsp</th><td>2/2</td><td>1/2</td><td>1.25</td><td>1.5</td><td>2.75</td><td>3.125</td></tr>'
+has '<tr><th>dbsp</th><td>2/2</td><td>2/2</td><td>1</td><td>1.062</td><td>n/a</td><td>1.5</td></tr>'
 # The default output file, in the working directory.
 (cd "$work" && "$tool" report --machine "$data/machine.json" "$data/all_to_all.jsonl" >/dev/null) ||
     fail "default output: status $?"

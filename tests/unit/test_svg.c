@@ -57,13 +57,19 @@ int main(void)
 
     double real[4] = {1, 2, NAN, 4}, model[4] = {1.5, 1.5, 1.5, 1.5};
     svg_series series[3] = {{"REAL", real, 1}, {"none", NULL, 0}, {"M<1>", model, 0}};
-    CAPTURE(s, svg_line_chart(f, series, 3, 4, "superstep", "seconds", 1));
+    CAPTURE(s, svg_line_chart(f, series, 3, 4, NULL, "superstep", "seconds", 1));
     expect(count(s, "<polyline class=\"series-0\"") == 2, "REAL's line breaks at the NaN");
     expect(count(s, "<circle class=\"series-0\"") == 3, "REAL's three points");
     expect(count(s, "<polyline class=\"series-2\"") == 1, "the model's one line");
     expect(count(s, "series-1") == 0, "the absent series is not drawn");
     expect(count(s, "M&lt;1&gt;") == 1, "the legend escapes the name");
     expect(count(s, "class=\"highlight\"") == 1, "the highlighted superstep");
+    free(s);
+    double h[4] = {6720, 26880, 107520, 430080};
+    CAPTURE(s, svg_line_chart(f, series, 3, 4, h, "h", "seconds", -1));
+    expect(count(s, ">4.301e+05</text>") == 1 && count(s, ">6720</text>") == 1,
+           "x ticks labelled with the given values");
+    expect(count(s, "class=\"highlight\"") == 0, "no highlight");
     free(s);
 
     double cells[6] = {0, 1, 2, NAN, 4, 8};

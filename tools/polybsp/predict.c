@@ -83,7 +83,8 @@ typedef struct options {
     int all;             /* --model all, or no --model */
     int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
     out_format format;
-    const char *output; /* -o FILE, or NULL: standard output */
+    const char *output;      /* -o FILE, or NULL: standard output */
+    const char *portability; /* report --portability FILE */
 } options;
 
 /* REAL and every evaluated model, per superstep and in total. A model that
@@ -125,6 +126,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
                    (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
             o->output = v;
+        } else if (strcmp(command, "report") == 0 &&
+                   (v = tool_option_value(argc, argv, &i, "--portability", &missing)) != NULL) {
+            o->portability = v;
         } else if (strcmp(arg, "--per-step") == 0) {
             o->per_step = 1;
         } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
@@ -591,9 +595,12 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
 
 /* ---- HTML (report_html.c draws it) ---- */
 
-static void print_html(const options *o, const cost_trace *t, const results *r)
+static void print_html(const options *o, const cost_trace *t, const cost_machine *m,
+                       const results *r, const report_eta *eta)
 {
     report_input in = {.trace = t,
+                       .eta = eta,
+                       .machine = m,
                        .trace_name = o->trace,
                        .machine_name = o->machine,
                        .fit_procs = o->fit_procs,
@@ -635,6 +642,11 @@ int predict_main(int argc, char **argv, const char *as)
                     : cost_trace_read(o.trace, &t, err, sizeof err)) < 0)
         return tool_usage_error("%s: %s", command, err);
 
+    static report_eta eta;
+    if (o.portability && report_eta_read(o.portability, &eta, err, sizeof err) != 0) {
+        cost_trace_free(&t);
+        return tool_usage_error("%s: %s", command, err);
+    }
     results r;
     memset(&r, 0, sizeof r);
     rc = choose_procs(&o, &t, &m);
@@ -655,7 +667,7 @@ int predict_main(int argc, char **argv, const char *as)
         else if (o.format == FORMAT_JSON)
             print_json(&o, &t, &m, &r);
         else
-            print_html(&o, &t, &r);
+            print_html(&o, &t, &m, &r, o.portability ? &eta : NULL);
         if (out != stdout && fclose(out) != 0)
             rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
         else if (report)

@@ -4,8 +4,11 @@
 #include "cost/cost_model.h"
 #include "svg_chart.h"
 
+#include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The per-superstep table stops here: a long run's page stays readable, and the
  * charts still show every superstep. */
@@ -97,7 +100,7 @@ static void timeline(FILE *f, const report_input *in, long worst)
         fprintf(f, " Highlighted: superstep %ld, where %s is furthest from REAL.", worst,
                 in->label[0]);
     fputs("</p>\n", f);
-    svg_line_chart(f, s, in->nmodels + 1, in->trace->nsteps, "superstep", "seconds", worst);
+    svg_line_chart(f, s, in->nmodels + 1, in->trace->nsteps, NULL, "superstep", "seconds", worst);
 }
 
 static void step_table(FILE *f, const report_input *in, long worst)
@@ -171,6 +174,132 @@ static void heatmaps(FILE *f, const report_input *in)
     free(h), free(w);
 }
 
+/* Paper 000's figures: per pattern, the probe's times for bsp_put at each h,
+ * the pattern's own fit g_P h + L_P and the machine's BSP line g h + L. */
+static void probe_charts(FILE *f, const report_input *in)
+{
+    static const char *const names[COST_NPATTERNS] = {"Exchange", "PingPong", "OneToAll",
+                                                      "AllToOne", "AllToAll"};
+    const cost_machine *m = in->machine;
+    fputs("<h2>The probe's measurements</h2>\n<p>What the machine file was fitted to: per "
+          "communication pattern of paper 000, the median time of a superstep of bsp_puts "
+          "at each h-relation size (at the largest P probed), the pattern's own least-squares "
+          "line (fit) and the BSP line every model above uses (BSP).</p>\n",
+          f);
+    int drawn = 0;
+    for (int p = 0; p < COST_NPATTERNS; p++) {
+        const cost_pattern_fit *pf = &m->put[p];
+        if (!pf->measured || pf->nsizes == 0)
+            continue;
+        double fit[COST_MAX_SIZES], bsp[COST_MAX_SIZES];
+        for (size_t i = 0; i < pf->nsizes; i++) {
+            fit[i] = pf->g * pf->h[i] + pf->L;
+            bsp[i] = m->g * pf->h[i] + m->L;
+        }
+        char fit_name[96], bsp_name[96];
+        snprintf(fit_name, sizeof fit_name, "fit %.3g h + %.3g", pf->g, pf->L);
+        snprintf(bsp_name, sizeof bsp_name, "BSP %.3g h + %.3g", m->g, m->L);
+        svg_series s[3] = {{"measured", pf->time, 1}, {fit_name, fit, 0}, {bsp_name, bsp, 0}};
+        fprintf(f, "<h3>%s</h3>\n", names[p]);
+        svg_line_chart(f, s, 3, pf->nsizes, pf->h, "h-relation (bytes)", "seconds", -1);
+        drawn++;
+    }
+    if (!drawn)
+        fputs("<p>(the machine file has no pattern measurements)</p>\n", f);
+}
+
+/* A number member, or NaN when absent or null (portability writes null for
+ * what is not defined). */
+static double number(const json_t *o, const char *key)
+{
+    const json_t *v = json_object_get(o, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static void copy_string(char *to, size_t size, const json_t *o, const char *key)
+{
+    const char *v = json_string_value(json_object_get(o, key));
+    snprintf(to, size, "%s", v ? v : "");
+}
+
+int report_eta_read(const char *path, report_eta *eta, char *err, size_t errlen)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    json_error_t jerr;
+    json_t *root = json_loadf(in, 0, &jerr);
+    fclose(in);
+    if (!root) {
+        snprintf(err, errlen, "%s:%d: %s", path, jerr.line, jerr.text);
+        return -1;
+    }
+    const json_t *summary = json_object_get(root, "summary");
+    const char *format = json_string_value(json_object_get(root, "format"));
+    if (!format || strcmp(format, "polybsp-portability") != 0 || !json_is_object(summary)) {
+        snprintf(err, errlen,
+                 "%s: not a portability file (expected the output of polybsp portability "
+                 "--format json)",
+                 path);
+        json_decref(root);
+        return -1;
+    }
+    memset(eta, 0, sizeof *eta);
+    copy_string(eta->date, sizeof eta->date, root, "date");
+    copy_string(eta->engine, sizeof eta->engine, root, "engine");
+    copy_string(eta->machine, sizeof eta->machine, root, "machine");
+    eta->procs = (int)json_integer_value(json_object_get(root, "procs"));
+    eta->quick = json_is_true(json_object_get(root, "quick"));
+    eta->nfamilies = (double)json_array_size(json_object_get(root, "families"));
+    const char *model;
+    const json_t *m;
+    json_object_foreach((json_t *)summary, model, m)
+    {
+        if (eta->nrows == REPORT_MAX_MODELS)
+            break;
+        report_eta_row *r = &eta->row[eta->nrows++];
+        snprintf(r->model, sizeof r->model, "%s", model);
+        r->families = number(m, "families");
+        r->picked = number(m, "picked");
+        r->loss = number(m, "loss");
+        r->eta_within = number(m, "eta_within");
+        r->eta = number(m, "eta");
+        r->delta = number(m, "delta");
+    }
+    json_decref(root);
+    return 0;
+}
+
+static void eta_table(FILE *f, const report_eta *e)
+{
+    fputs("<h2>Which model to trust on this machine</h2>\n<p>From <code>polybsp portability", f);
+    fprintf(f, "</code> (%s, engine %s, P = %d%s, machine file ", e->date, e->engine, e->procs,
+            e->quick ? ", --quick" : "");
+    svg_escape(f, e->machine);
+    fputs("): paper 002's effectiveness. eta and delta are at least 1, and 1 means the model "
+          "ranks the programs of a family as this machine does; picked: families where the "
+          "model's fastest program is the real fastest; worst loss: real time of the model's "
+          "choice over the fastest's (docs/models.md).</p>\n<table class=\"numbers\"><tr>"
+          "<th>model</th><th>families</th><th>picked</th><th>worst loss</th><th>eta within</th>"
+          "<th>eta (1)</th><th>delta</th></tr>\n",
+          f);
+    for (int i = 0; i < e->nrows; i++) {
+        const report_eta_row *r = &e->row[i];
+        fputs("<tr><th>", f);
+        svg_escape(f, r->model);
+        fprintf(f, "</th><td>%.0f/%.0f</td><td>%.0f/%.0f</td>", r->families, e->nfamilies,
+                r->picked, r->families);
+        cell(f, r->loss);
+        cell(f, r->eta_within);
+        cell(f, r->eta);
+        cell(f, r->delta);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
 void report_html_write(FILE *f, const report_input *in)
 {
     long worst = worst_step(in);
@@ -186,14 +315,17 @@ void report_html_write(FILE *f, const report_input *in)
     timeline(f, in, worst);
     step_table(f, in, worst);
     heatmaps(f, in);
+    probe_charts(f, in);
+    if (in->eta)
+        eta_table(f, in->eta);
     fputs("<p>Written by <code>polybsp report</code>; docs/report.md says how to read it, "
           "docs/models.md what each model computes.</p>\n",
           f);
     /* Marks how many charts the browser laid out with something in them: the
      * browser test reads it back (docs/report.md). Nothing else runs. */
-    fputs(
-        "<script>\n(function(){var n=0;document.querySelectorAll('svg').forEach(function(s){"
-        "var b=s.getBBox();if(b.width>0&&b.height>0&&s.querySelector('polyline,rect.cell'))n++;"
-        "});document.body.setAttribute('data-drawn',String(n));})();\n</script>\n</body></html>\n",
-        f);
+    fputs("<script>\n(function(){var n=0,all=document.querySelectorAll('svg');all.forEach("
+          "function(s){var b=s.getBBox();if(b.width>0&&b.height>0&&s.querySelector('polyline,"
+          "rect.cell'))n++;});document.body.setAttribute('data-drawn',n+' of '+all.length);})();\n"
+          "</script>\n</body></html>\n",
+          f);
 }

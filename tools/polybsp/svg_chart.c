@@ -60,7 +60,7 @@ static void axis_labels(FILE *f, int height, const char *xlabel, const char *yla
 }
 
 void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoints,
-                    const char *xlabel, const char *ylabel, long highlight)
+                    const double *xvalues, const char *xlabel, const char *ylabel, long highlight)
 {
     const int height = 340, plotw = WIDTH - LEFT - RIGHT, ploth = height - TOP - BOTTOM;
     double top = series_max(series, nseries, npoints);
@@ -86,12 +86,14 @@ void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoin
                 LEFT, LEFT + plotw, Y(v), Y(v), LEFT - 4, Y(v) + 4, v);
     }
     svg_ticks_t xt = svg_ticks(0, npoints > 1 ? (double)(npoints - 1) : 1, 10);
+    if (xt.step < 1) /* points are whole numbers: at most one tick each */
+        xt = (svg_ticks_t){0, 1, (int)npoints};
     for (int k = 0; k < xt.n; k++) {
         double i = xt.first + k * xt.step;
         if (i < 0 || i >= (double)npoints)
             continue;
-        fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
-                X(i), TOP + ploth + 16, i);
+        fprintf(f, "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.4g</text>\n",
+                X(i), TOP + ploth + 16, xvalues ? xvalues[(size_t)i] : i);
     }
     fprintf(f,
             "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "

@@ -32,8 +32,11 @@ typedef struct svg_series {
     int emphasis;    /* 1: the thick line (the measurement) */
 } svg_series;
 
+/* xvalues (npoints, or NULL for 0, 1, ...) label the ticks of the x axis; the
+ * points stay evenly spaced (the probe's sizes grow by a factor of 4). */
 void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoints,
-                    const char *xlabel, const char *ylabel, long highlight);
+                    const double *xvalues, const char *xlabel, const char *ylabel,
+                    long highlight);
 
 void svg_heatmap(FILE *f, const double *values, int rows, size_t cols, const char *rowlabel,
                  const char *collabel, const char *unit);
