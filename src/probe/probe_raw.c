@@ -5,8 +5,8 @@
 #include "cost/cost_json.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,8 +41,9 @@ int probe_raw_write(const char *path, const cost_machine *m, const probe_data *d
     fputs("{\n  \"format\": \"polybsp-probe-raw\",\n  \"version\": 1,\n  \"host\": ", f);
     if (cost_jput_str(f, m->host, sizeof m->host) < 0)
         fputs("null", f);
-    fprintf(f, ",\n  \"engine\": \"%s\",\n  \"date\": \"%s\",\n  \"unit\": \"seconds\",\n"
-               "  \"cells\": [",
+    fprintf(f,
+            ",\n  \"engine\": \"%s\",\n  \"date\": \"%s\",\n  \"unit\": \"seconds\",\n"
+            "  \"cells\": [",
             m->engine, m->date);
     const char *sep = "\n";
     for (size_t p = 0; p < d->nprocs; p++)

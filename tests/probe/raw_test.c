@@ -75,8 +75,11 @@ int main(int argc, char **argv)
         size_t at;
         const double *v;
         size_t n;
-    } given[] = {{ex, e2, 3},          {emp, empty, 2},          {NCELLS + ex, e4, 2},
-                 {NCELLS + all, aa, 1}, {NCELLS + emp + 1, star, 1}};
+    } given[] = {{ex, e2, 3},
+                 {emp, empty, 2},
+                 {NCELLS + ex, e4, 2},
+                 {NCELLS + all, aa, 1},
+                 {NCELLS + emp + 1, star, 1}};
     for (size_t i = 0; i < sizeof given / sizeof *given; i++) {
         stat[given[i].at].n = given[i].n;
         samples[given[i].at] = given[i].v;
@@ -129,14 +132,16 @@ int main(int argc, char **argv)
     const char *head = "{\"format\": \"polybsp-probe-raw\", \"version\": 1, \"host\": \"h\", "
                        "\"engine\": \"threads\", \"date\": \"d\", \"cells\": ";
     char text[1024];
-    snprintf(text, sizeof text, "%s[{\"procs\": 2, \"primitive\": \"bsp_put\", \"pattern\": "
-                                "\"ring\", \"h\": 8, \"messages\": 1, \"samples\": [1]}]}",
+    snprintf(text, sizeof text,
+             "%s[{\"procs\": 2, \"primitive\": \"bsp_put\", \"pattern\": "
+             "\"ring\", \"h\": 8, \"messages\": 1, \"samples\": [1]}]}",
              head);
     expect_error(dir, text,
                  "field 'cells[0].pattern': expected exchange, pingpong, onetoall, alltoone, "
                  "alltoall, empty or bspstar");
-    snprintf(text, sizeof text, "%s[{\"procs\": 2, \"primitive\": \"bsp_put\", \"pattern\": "
-                                "\"empty\", \"h\": 0, \"messages\": 1, \"samples\": [1, -2]}]}",
+    snprintf(text, sizeof text,
+             "%s[{\"procs\": 2, \"primitive\": \"bsp_put\", \"pattern\": "
+             "\"empty\", \"h\": 0, \"messages\": 1, \"samples\": [1, -2]}]}",
              head);
     expect_error(dir, text, "field 'cells[0].samples[1]': expected a number >= 0");
     snprintf(text, sizeof text, "%s[3]}", head);

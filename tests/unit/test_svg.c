@@ -93,6 +93,9 @@ int main(void)
     expect(count(s, "<rect class=\"cell\"") == 5, "five cells (one NaN)");
     expect(count(s, "fill=\"rgb(255,255,255)\"") == 1, "zero is white");
     expect(count(s, "fill=\"rgb(31,95,180)\"") == 1, "the largest is the deepest blue");
+    expect(count(s, "text-anchor=\"middle\">0</text>") == 1 &&
+               count(s, "text-anchor=\"middle\">2</text>") == 1,
+           "the columns numbered 0 to 2");
     free(s);
 
     if (fails)

@@ -286,14 +286,14 @@ static void probe_charts(FILE *f, const report_input *in)
         line_name(bsp_name, sizeof bsp_name, "BSP", m->g, m->L);
         svg_series s[3] = {{"average", pf->time, 1}, {fit_name, fit, 0}, {bsp_name, bsp, 0}};
         svg_cloud clouds[COST_MAX_PROCS];
-        int nclouds = in->raw && x && y ? pattern_clouds(in->raw, p, pf->nsizes, clouds,
-                                                         cloud_names, x, y)
-                                        : 0;
+        int nclouds = in->raw && x && y
+                          ? pattern_clouds(in->raw, p, pf->nsizes, clouds, cloud_names, x, y)
+                          : 0;
         fprintf(f, "<h3>%s</h3>\n", names[p]);
         if (in->raw && nclouds == 0)
             fputs("<p>(the raw file has no samples of this pattern at these sizes)</p>\n", f);
-        svg_line_chart(f, s, 3, clouds, nclouds, pf->nsizes, pf->h, "h-relation (bytes)",
-                       "seconds", -1);
+        svg_line_chart(f, s, 3, clouds, nclouds, pf->nsizes, pf->h, "h-relation (bytes)", "seconds",
+                       -1);
         drawn++;
     }
     free(x);

@@ -10,8 +10,7 @@ enum { WIDTH = 920, LEFT = 84, RIGHT = 220, TOP = 16, BOTTOM = 46 };
 static const char *const colours[] = {"#111111", "#1f77b4", "#ff7f0e", "#2ca02c",
                                       "#d62728", "#9467bd", "#8c564b", "#e377c2"};
 /* The clouds', paler and apart from the lines drawn over them. */
-static const char *const cloud_colours[] = {"#7f7f7f", "#17becf", "#bcbd22", "#e377c2",
-                                            "#8c564b"};
+static const char *const cloud_colours[] = {"#7f7f7f", "#17becf", "#bcbd22", "#e377c2", "#8c564b"};
 /* Samples above this many times the series' largest value do not stretch the
  * y axis: one sample the system interrupted would flatten every line. */
 #define CLOUD_REACH 3.0
@@ -233,6 +232,18 @@ void svg_heatmap(FILE *f, const double *values, int rows, size_t cols, const cha
         if (rows <= 16 || r % (rows / 8) == 0)
             fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
                     LEFT - 4, TOP + r * cellh + cellh / 2 + 4, r);
+    }
+    /* The columns' numbers, as the timeline's x axis above: a column is found
+     * in both at the same superstep. */
+    svg_ticks_t xt = svg_ticks(0, cols > 1 ? (double)(cols - 1) : 1, 10);
+    if (xt.step < 1)
+        xt = (svg_ticks_t){0, 1, (int)cols};
+    for (int k = 0; k < xt.n; k++) {
+        double c = xt.first + k * xt.step;
+        if (c >= 0 && c < (double)cols)
+            fprintf(f,
+                    "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
+                    LEFT + (c + 0.5) * dx, TOP + ploth + 16, c);
     }
     fprintf(f,
             "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "

@@ -8,11 +8,11 @@
  * that x; and clouds of samples around those x (the probe's raw samples), each
  * cloud beside the others in its own colour. The y axis reaches the series'
  * largest value, or a cloud's when that is at most three times it: samples
- * above are drawn on the top edge as hollow circles, and the legend counts them. svg_heatmap draws rows x cols cells shaded by value (NaN: blank) with a
- * scale. Every element carries a class (series-K, cell, axis) so that a browser
- * test can find what was drawn. Why SVG written here rather than a charting
- * library: the page must be one file that opens without a network, and these are
- * two chart kinds of a few dozen lines each (docs/report.md).
+ * above are drawn on the top edge as hollow circles, and the legend counts them. svg_heatmap draws
+ * rows x cols cells shaded by value (NaN: blank) with a scale. Every element carries a class
+ * (series-K, cell, axis) so that a browser test can find what was drawn. Why SVG written here
+ * rather than a charting library: the page must be one file that opens without a network, and these
+ * are two chart kinds of a few dozen lines each (docs/report.md).
  */
 #ifndef POLYBSP_SVG_CHART_H
 #define POLYBSP_SVG_CHART_H
