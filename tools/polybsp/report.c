@@ -22,7 +22,7 @@ const char cmd_report_help[] =
     "  --model MODEL      bsp, bspstar, ebsp, dbsp, ccm or all (the default),\n"
     "                     as for `polybsp predict`\n"
     "  --probe FILE       draw every sample of the probe run that wrote the machine\n"
-    "                     file around its lines (`polybsp probe --raw FILE` writes it)\n"
+    "                     file around its lines (from `polybsp probe --raw FILE`)\n"
     "  --portability FILE add the eta table of a `polybsp portability --format json`\n"
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default) or ops, as for `polybsp predict`\n"
