@@ -1,26 +1,26 @@
 #!/bin/sh
-# browser.sh TOOL EXAMPLE WORK_DIR — the page of `polybsp report` in a real
-# browser, from real runs: a quick probe at P = 2 with its raw samples, a traced
-# run of EXAMPLE at P = 2, their report, then headless Chromium (Debian's
-# chromium) loads it: the page's own script must have found every one of its
-# charts (the timeline, the two heat maps and the probe's Exchange and PingPong)
-# laid out with something drawn (body data-drawn="N of N", --dump-dom), the
-# probe's samples must be in the page, the screenshot must be written and hold
-# more than a page of text, and Chromium must log no
-# JavaScript error. Exit 77 (skipped) when chromium is not installed.
+# browser.sh TOOL EXAMPLE WORK_DIR MACHINE RAW — the page of `polybsp report` in
+# a real browser: a traced run of EXAMPLE at P = 2, its report with the machine
+# file MACHINE and its probe's samples RAW (fixtures: a real probe on a noisy
+# machine may rightly refuse to write a file, and probe.raw tests the real one),
+# then headless Chromium (Debian's chromium) loads it: the page's own script
+# must have found every one of its charts (the timeline, the two heat maps and
+# the probe's Exchange and AllToAll) laid out with something drawn (body
+# data-drawn="N of N", --dump-dom), the probe's samples must be in the page, the
+# screenshot must be written and hold more than a page of text, and Chromium
+# must log no JavaScript error. Exit 77 (skipped) when chromium is not installed.
 set -u
 tool=$1
 example=$2
 work=$3
+machine=$4
+raw=$5
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser) || { echo "SKIP: no chromium"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
-machine=$work/machine.json
-"$tool" probe --quick --quiet --budget 3 --procs 2 -o "$machine" --raw "$work/raw.json" \
-    >"$work/probe.out" 2>&1 || fail "the probe failed: $(cat "$work/probe.out")"
 POLYBSP_NPROCS=2 POLYBSP_TRACE="$work/t.jsonl" "$example" >"$work/run.out" 2>&1 ||
     fail "the traced run failed: $(cat "$work/run.out")"
-"$tool" report --machine "$machine" --probe "$work/raw.json" -o "$work/r.html" "$work/t.jsonl" \
+"$tool" report --machine "$machine" --probe "$raw" -o "$work/r.html" "$work/t.jsonl" \
     >/dev/null || fail "report: status $?"
 chrome() {
     # As root Chromium needs --no-sandbox; a fresh profile keeps runs apart.
