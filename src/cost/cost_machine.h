@@ -37,7 +37,7 @@ typedef struct cost_pattern_fit {
     double g, L;  /* seconds per byte, seconds */
     size_t nsizes;
     double h[COST_MAX_SIZES];      /* h-relation sizes in bytes */
-    double time[COST_MAX_SIZES];   /* median time at the largest P measured */
+    double time[COST_MAX_SIZES];   /* average time at the largest P of the fit (docs/formats.md) */
     double maxerr[COST_MAX_SIZES]; /* the paper's MaxErr over the P values, percent */
 } cost_pattern_fit;
 

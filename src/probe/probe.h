@@ -7,7 +7,7 @@
  * functions at two or more P (probe_ccm.h); all in about budget seconds (never
  * less than a minimum number of samples per cell). It prints tables Π.1, Π.2,
  * 11 and 12, Table D-BSP, Table CCM and the BSP* line to out, and writes the
- * machine file. Returns 0, or -1 with a one-line reason in err (the file cannot
+ * machine file (and with o->raw the samples behind its tables, probe_raw.h). Returns 0, or -1 with a one-line reason in err (the file cannot
  * be written, or memory ran out). A CCM trace that cannot be made or read is
  * not fatal: the output says why, and the file has no ccm section.
  * bsp_init(probe_spmd, ...) must have been called.
@@ -36,6 +36,7 @@
 
 typedef struct probe_options {
     const char *output; /* the machine file */
+    const char *raw;    /* every sample of the patterns (probe_raw.h), or NULL */
     double budget;      /* seconds */
     int quick;          /* a tiny run: few sizes, few samples (for tests) */
     int experiments;    /* samples per cell at most; 0: the default */

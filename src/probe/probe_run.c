@@ -5,6 +5,7 @@
 #include "probe/probe_ccm.h"
 #include "probe/probe_levels.h"
 #include "probe/probe_measure.h"
+#include "probe/probe_raw.h"
 
 #include <polybsp.h>
 
@@ -121,10 +122,13 @@ static size_t build_cells(const probe_options *o, const tuning *t, probe_cell *c
 /* Runs reps[c] samples of each cell c on P processes, in rounds that visit the
  * cells in a new random order each: the first round takes `first` samples of
  * every cell and is never cut short; the deadline may stop the later ones.
- * Summarises each cell's samples into stat, and (if wall_per_rep is not NULL)
- * what one sample of it cost at the quickest. */
+ * Summarises each cell's samples into stat, (if wall_per_rep is not NULL)
+ * what one sample of it cost at the quickest, and (if keep is not NULL) hands
+ * each cell's samples, in the order taken, to keep[c] (stat[c].n of them; the
+ * caller frees them). */
 static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const int *reps,
-                   int rounds, int first, double deadline, probe_stat *stat, double *wall_per_rep)
+                   int rounds, int first, double deadline, probe_stat *stat, double *wall_per_rep,
+                   double **keep)
 {
     size_t nbatches = 0, total = 0, nprotected = 0;
     probe_batch *batches = malloc(ncells * (size_t)rounds * sizeof *batches);
@@ -177,6 +181,13 @@ static int measure(run *r, int P, const probe_cell *cells, size_t ncells, const 
              * the system interrupted says nothing about the next. */
             if (wall_per_rep)
                 wall_per_rep[c] = fmin(wall_per_rep[c], wall[b] / batches[b].reps);
+        }
+        for (size_t c = 0; c < ncells && keep && rc == 0; c++) {
+            keep[c] = malloc((filled[c] ? filled[c] : 1) * sizeof **keep);
+            if (keep[c] == NULL)
+                rc = -1;
+            else if (filled[c] > 0)
+                memcpy(keep[c], per_cell + at[c], filled[c] * sizeof **keep);
         }
         for (size_t c = 0; c < ncells; c++)
             probe_stat_of(per_cell + at[c], filled[c], &stat[c]);
@@ -343,7 +354,8 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     probe_summary *s = calloc(1, sizeof *s);
     probe_levels *lv = calloc(1, sizeof *lv);
     probe_ccm *cc = calloc(1, sizeof *cc);
-    int rc = cells && stat && cost && planned && reps && s && lv && cc ? 0 : -1;
+    double **raw = o->raw ? calloc(grid, sizeof *raw) : NULL;
+    int rc = cells && stat && cost && planned && reps && s && lv && cc && (raw || !o->raw) ? 0 : -1;
 
     if (rc == 0) {
         build_cells(o, t, cells);
@@ -364,7 +376,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
                     : t->pilot_reps;
         snprintf(r.phase, sizeof r.phase, "P = %d: pilot", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 2, t->pilot_reps / 2,
-                     INFINITY, stat + p * ncells, cost + p * ncells);
+                     INFINITY, stat + p * ncells, cost + p * ncells, NULL);
     }
     /* Plan: every (P, cell) gets an equal share of what is left of the patterns'
      * share of the budget. */
@@ -392,7 +404,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         double deadline = fmax(1.1 * planned[p], t->pattern_share * o->budget - elapsed(&r) - rest);
         snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, min_reps,
-                     deadline, stat + p * ncells, NULL);
+                     deadline, stat + p * ncells, NULL, raw ? raw + p * ncells : NULL);
     }
     if (rc == 0)
         measure_models(&r, lv, cc);
@@ -423,6 +435,14 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         probe_print_summary(out, &d, s);
         rc = write_machine(out, o->output, &s->m, err, errlen);
     }
+    if (rc == 0 && raw) {
+        rc = probe_raw_write(o->raw, &s->m, &d, (const double *const *)raw, err, errlen);
+        if (rc == 0)
+            fprintf(out, "samples     written to %s\n", o->raw);
+    }
+    for (size_t i = 0; raw && i < grid; i++)
+        free(raw[i]);
+    free(raw);
     free(cells);
     free(stat);
     free(cost);

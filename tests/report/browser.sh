@@ -1,33 +1,42 @@
 #!/bin/sh
-# browser.sh TOOL EXAMPLE MACHINE WORK_DIR — the page of `polybsp report` in a real
-# browser: a traced run of EXAMPLE at P = 2, its report, then headless Chromium
-# (Debian's chromium) loads it: the page's own script must have found every one
-# of its charts (at least the timeline and the two heat maps) laid out with
-# something drawn (body data-drawn="N of N", --dump-dom), the
-# screenshot must be written, and Chromium must log no JavaScript error.
-# Exit 77 (skipped) when chromium is not installed.
+# browser.sh TOOL EXAMPLE WORK_DIR MACHINE RAW — the page of `polybsp report` in
+# a real browser: a traced run of EXAMPLE at P = 2, its report with the machine
+# file MACHINE and its probe's samples RAW (fixtures: a real probe on a noisy
+# machine may rightly refuse to write a file, and probe.raw tests the real one),
+# then headless Chromium (Debian's chromium) loads it: the page's own script
+# must have found every one of its charts (the timeline, the two heat maps and
+# the probe's Exchange and AllToAll) laid out with something drawn (body
+# data-drawn="N of N", --dump-dom), the probe's samples must be in the page, the
+# screenshot must be written and hold more than a page of text, and Chromium
+# must log no JavaScript error. Exit 77 (skipped) when chromium is not installed.
 set -u
 tool=$1
 example=$2
-machine=$3
-work=$4
+work=$3
+machine=$4
+raw=$5
 fail() { echo "FAIL: $*"; exit 1; }
 browser=$(command -v chromium || command -v chromium-browser) || { echo "SKIP: no chromium"; exit 77; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
 POLYBSP_NPROCS=2 POLYBSP_TRACE="$work/t.jsonl" "$example" >"$work/run.out" 2>&1 ||
     fail "the traced run failed: $(cat "$work/run.out")"
-"$tool" report --machine "$machine" -o "$work/r.html" "$work/t.jsonl" >/dev/null || fail "report: status $?"
+"$tool" report --machine "$machine" --probe "$raw" -o "$work/r.html" "$work/t.jsonl" \
+    >/dev/null || fail "report: status $?"
 chrome() {
     # As root Chromium needs --no-sandbox; a fresh profile keeps runs apart.
     timeout 120 "$browser" --headless=new --no-sandbox --disable-gpu --no-first-run \
         --user-data-dir="$work/profile" --enable-logging=stderr --v=0 --window-size=1000,1800 "$@"
 }
 chrome --dump-dom "file://$work/r.html" >"$work/dom.html" 2>"$work/dom.err" || fail "chromium --dump-dom: status $?"
-grep -Eq '<body data-drawn="([3-9]|[1-9][0-9]+) of \1">' "$work/dom.html" ||
+grep -Eq '<body data-drawn="([5-9]|[1-9][0-9]+) of \1">' "$work/dom.html" ||
     fail "the browser did not draw every chart: $(grep -o '<body[^>]*>' "$work/dom.html")"
+grep -q '<circle class="cloud' "$work/dom.html" || fail "no probe samples in the page"
 chrome --screenshot="$work/r.png" "file://$work/r.html" >"$work/shot.out" 2>"$work/shot.err" ||
     fail "chromium --screenshot: status $?"
-[ -s "$work/r.png" ] || fail "no screenshot"
+size=$(wc -c <"$work/r.png" 2>/dev/null || echo 0)
+# At 1000x1800 a blank page's PNG is about 9 KB and a page of text alone about
+# 16 KB; with the tables, the timeline and the heat maps it is over 150 KB.
+[ "$size" -gt 50000 ] || fail "the screenshot is $size bytes: no charts drawn?"
 if grep -h 'Uncaught\|CONSOLE.*rror' "$work/dom.err" "$work/shot.err"; then
     fail "JavaScript errors in the page"
 fi

@@ -1,5 +1,5 @@
 #!/bin/sh
-# report.sh TOOL DATA_DIR WORK_DIR ETA_FILE — `polybsp report` writes the page predict's
+# report.sh TOOL DATA_DIR WORK_DIR ETA_FILE RAW_FILE — `polybsp report` writes the page predict's
 # numbers make: on data/all_to_all.jsonl with data/machine.json (values of
 # cost_predict_per_step_agree, computed by hand in tests/cost), the totals, the
 # per-superstep cells, the highlighted superstep, five charts (timeline, h, w,
@@ -11,6 +11,7 @@ tool=$1
 data=$2
 work=$3
 eta=$4
+raw=$5
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work" && mkdir -p "$work" || exit 1
 odd="$work/a<b&c'd.jsonl"
@@ -38,6 +39,21 @@ page=$(cat "$work/e.html")
 has '(2026-11-25T04:45:01Z, engine threads, P = 2, --quick, machine file m&lt;1&gt;.json)'
 has '<tr><th>bsp</th><td>2/2</td><td>1/2</td><td>1.25</td><td>1.5</td><td>2.75</td><td>3.125</td></tr>'
 has '<tr><th>dbsp</th><td>2/2</td><td>2/2</td><td>1</td><td>1.062</td><td>n/a</td><td>1.5</td></tr>'
+# --probe: the raw samples around the lines (data/raw.json, of machine.json's
+# run): Exchange has P = 2's four samples and P = 4's four, of which 0.009 is
+# more than 3 times the chart's top (0.001058, the average at 107520 bytes) and
+# goes on the top edge; AllToAll P = 4's two; bsp_hpput and the empty superstep
+# are not drawn.
+"$tool" report --machine "$data/machine.json" --probe "$raw" -o "$work/p.html" \
+    "$data/all_to_all.jsonl" >/dev/null || fail "--probe: status $?"
+page=$(cat "$work/p.html")
+n=$(printf '%s' "$page" | grep -c '<circle class="cloud"')
+[ "$n" -eq 9 ] || fail "$n samples drawn, expected 9"
+n=$(printf '%s' "$page" | grep -c '<circle class="cloud-over"')
+[ "$n" -eq 1 ] || fail "$n samples on the top edge, expected 1"
+has '>samples, P = 2</text>'
+has '>samples, P = 4 (1 off the top)</text>'
+has "$(printf '>fit 9.89e-09 h \342\210\222 1.18e-05</text>')" # L < 0: a minus sign, U+2212
 # The default output file, in the working directory.
 (cd "$work" && "$tool" report --machine "$data/machine.json" "$data/all_to_all.jsonl" >/dev/null) ||
     fail "default output: status $?"

@@ -1,6 +1,7 @@
 /* test_svg — svg_chart (tools/polybsp/svg_chart.h), the charts of `polybsp
  * report`: ticks at hand-computed nice values, escaping, a line chart that
- * breaks its line at a missing value and skips an absent series, and a heat map
+ * breaks its line at a missing value and skips an absent series, clouds of
+ * samples that stretch the y axis up to three times the lines' top, and a heat map
  * with one cell per value that is there. Prints "test_svg: OK". */
 #include "svg_chart.h"
 
@@ -57,7 +58,7 @@ int main(void)
 
     double real[4] = {1, 2, NAN, 4}, model[4] = {1.5, 1.5, 1.5, 1.5};
     svg_series series[3] = {{"REAL", real, 1}, {"none", NULL, 0}, {"M<1>", model, 0}};
-    CAPTURE(s, svg_line_chart(f, series, 3, 4, NULL, "superstep", "seconds", 1));
+    CAPTURE(s, svg_line_chart(f, series, 3, NULL, 0, 4, NULL, "superstep", "seconds", 1));
     expect(count(s, "<polyline class=\"series-0\"") == 2, "REAL's line breaks at the NaN");
     expect(count(s, "<circle class=\"series-0\"") == 3, "REAL's three points");
     expect(count(s, "<polyline class=\"series-2\"") == 1, "the model's one line");
@@ -66,10 +67,25 @@ int main(void)
     expect(count(s, "class=\"highlight\"") == 1, "the highlighted superstep");
     free(s);
     double h[4] = {6720, 26880, 107520, 430080};
-    CAPTURE(s, svg_line_chart(f, series, 3, 4, h, "h", "seconds", -1));
+    CAPTURE(s, svg_line_chart(f, series, 3, NULL, 0, 4, h, "h", "seconds", -1));
     expect(count(s, ">4.301e+05</text>") == 1 && count(s, ">6720</text>") == 1,
            "x ticks labelled with the given values");
     expect(count(s, "class=\"highlight\"") == 0, "no highlight");
+    free(s);
+
+    /* Clouds: the series reach 2, so samples up to 3 * 2 = 6 stretch the axis:
+     * 5 does (ticks 0 .. 5 by 1), 7 is drawn on the top edge, and a sample of a
+     * point the chart lacks (x = 2 of 2 points) is not drawn. */
+    double two[2] = {1, 2}, cy[5] = {0.5, 1.5, 5, 7, 1};
+    size_t cx[5] = {0, 1, 0, 1, 2};
+    svg_series line = {"average", two, 1};
+    svg_cloud cloud = {"samples, P = 2", 5, cx, cy};
+    CAPTURE(s, svg_line_chart(f, &line, 1, &cloud, 1, 2, NULL, "h", "seconds", -1));
+    expect(count(s, "<circle class=\"cloud\"") == 3, "three samples in the chart");
+    expect(count(s, "<circle class=\"cloud-over\"") == 1, "one sample on the top edge");
+    expect(count(s, ">5</text>") == 1 && count(s, ">6</text>") == 0, "the y axis stops at 5");
+    expect(count(s, "samples, P = 2 (1 off the top)</text>") == 1,
+           "the legend counts the sample above");
     free(s);
 
     double cells[6] = {0, 1, 2, NAN, 4, 8};
@@ -77,6 +93,9 @@ int main(void)
     expect(count(s, "<rect class=\"cell\"") == 5, "five cells (one NaN)");
     expect(count(s, "fill=\"rgb(255,255,255)\"") == 1, "zero is white");
     expect(count(s, "fill=\"rgb(31,95,180)\"") == 1, "the largest is the deepest blue");
+    expect(count(s, "text-anchor=\"middle\">0</text>") == 1 &&
+               count(s, "text-anchor=\"middle\">2</text>") == 1,
+           "the columns numbered 0 to 2");
     free(s);
 
     if (fails)

@@ -233,8 +233,9 @@ int cmd_demo(int argc, char **argv)
         if (!mkdtemp(dir))
             return fail(dir, strerror(errno));
     }
-    char machine_path[4200], constants_path[4200], err[512];
+    char machine_path[4200], raw_path[4200], constants_path[4200], err[512];
     snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
+    snprintf(raw_path, sizeof raw_path, "%s/probe-raw.json", dir);
     snprintf(constants_path, sizeof constants_path, "%s/fft-constants.json", dir);
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -246,6 +247,7 @@ int cmd_demo(int argc, char **argv)
     printf("Step 1: polybsp probe at P = 2, 4, 8 (about %.0f s) ...\n", o.quick ? 2.0 : o.budget);
     fflush(stdout);
     o.output = machine_path;
+    o.raw = raw_path; /* the probe's samples, drawn in the report */
     o.cores = (int)cores;
     o.nprocs = 0;
     for (int i = 0; i < NPROCS; i++)
@@ -371,12 +373,12 @@ int cmd_demo(int argc, char **argv)
     snprintf(trace_path, sizeof trace_path, "%s/fft-n%ld-p2.jsonl", dir, sizes_n[MAX_SIZES - 1]);
     snprintf(report_path, sizeof report_path, "%s%spolybsp-demo-report.html", keep ? dir : "",
              keep ? "/" : "");
-    char *report_argv[] = {"report",    "--machine", machine_path, "-o",
-                           report_path, trace_path,  NULL};
+    char *report_argv[] = {"report", "--machine", machine_path, "--probe", raw_path,
+                           "-o",     report_path, trace_path,   NULL};
     printf("\nEvery superstep of the FFT of %ld at P = 2 against every model, in a browser:\n",
            sizes_n[MAX_SIZES - 1]);
     fflush(stdout);
-    int report_status = predict_main(6, report_argv, "report");
+    int report_status = predict_main(8, report_argv, "report");
     if (keep)
         printf("Files kept in %s\n", dir);
     else

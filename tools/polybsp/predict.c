@@ -85,6 +85,7 @@ typedef struct options {
     out_format format;
     const char *output;      /* -o FILE, or NULL: standard output */
     const char *portability; /* report --portability FILE */
+    const char *probe;       /* report --probe FILE: the probe's raw samples */
 } options;
 
 /* REAL and every evaluated model, per superstep and in total. A model that
@@ -129,6 +130,9 @@ static int parse_args(int argc, char **argv, options *o)
         } else if (strcmp(command, "report") == 0 &&
                    (v = tool_option_value(argc, argv, &i, "--portability", &missing)) != NULL) {
             o->portability = v;
+        } else if (strcmp(command, "report") == 0 &&
+                   (v = tool_option_value(argc, argv, &i, "--probe", &missing)) != NULL) {
+            o->probe = v;
         } else if (strcmp(arg, "--per-step") == 0) {
             o->per_step = 1;
         } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
@@ -595,11 +599,30 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
 
 /* ---- HTML (report_html.c draws it) ---- */
 
+/* The raw samples of --probe, which must be those of the machine file's own
+ * run: drawn around another run's lines they would mislead. 0, or the status
+ * after one line. */
+static int read_probe_raw(const options *o, const cost_machine *m, probe_raw *raw)
+{
+    char err[4096 + 512];
+    if (probe_raw_read(o->probe, raw, err, sizeof err) != 0)
+        return tool_usage_error("%s: %s", command, err);
+    if (strcmp(raw->host, m->host) == 0 && strcmp(raw->date, m->date) == 0)
+        return 0;
+    int rc = tool_usage_error("%s: %s: not the samples of %s's probe run (written on %s at %s, "
+                              "the machine file on %s at %s)",
+                              command, o->probe, o->machine, raw->host, raw->date, m->host,
+                              m->date);
+    probe_raw_free(raw);
+    return rc;
+}
+
 static void print_html(const options *o, const cost_trace *t, const cost_machine *m,
-                       const results *r, const report_eta *eta)
+                       const results *r, const report_eta *eta, const probe_raw *raw)
 {
     report_input in = {.trace = t,
                        .eta = eta,
+                       .raw = raw,
                        .machine = m,
                        .trace_name = o->trace,
                        .machine_name = o->machine,
@@ -647,6 +670,11 @@ int predict_main(int argc, char **argv, const char *as)
         cost_trace_free(&t);
         return tool_usage_error("%s: %s", command, err);
     }
+    probe_raw raw = {0};
+    if (o.probe && (rc = read_probe_raw(&o, &m, &raw)) != 0) {
+        cost_trace_free(&t);
+        return rc;
+    }
     results r;
     memset(&r, 0, sizeof r);
     rc = choose_procs(&o, &t, &m);
@@ -667,7 +695,7 @@ int predict_main(int argc, char **argv, const char *as)
         else if (o.format == FORMAT_JSON)
             print_json(&o, &t, &m, &r);
         else
-            print_html(&o, &t, &m, &r, o.portability ? &eta : NULL);
+            print_html(&o, &t, &m, &r, o.portability ? &eta : NULL, o.probe ? &raw : NULL);
         if (out != stdout && fclose(out) != 0)
             rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
         else if (report)
@@ -677,6 +705,7 @@ int predict_main(int argc, char **argv, const char *as)
     for (int k = 0; k < NMODELS; k++)
         free(r.model[k]);
     cost_trace_free(&t);
+    probe_raw_free(&raw);
     return rc;
 }
 

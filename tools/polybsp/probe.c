@@ -30,8 +30,9 @@
 #include <unistd.h>
 
 const char cmd_probe_help[] =
-    "usage: polybsp probe [-o FILE] [--budget SECONDS] [--procs LIST] [--sizes LIST]\n"
-    "                     [--experiments N] [--quick] [--quiet] [--engine ENGINE]\n"
+    "usage: polybsp probe [-o FILE] [--raw FILE] [--budget SECONDS] [--procs LIST]\n"
+    "                     [--sizes LIST] [--experiments N] [--quick] [--quiet]\n"
+    "                     [--engine ENGINE]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
     "models for current standard parallel platforms\") do: the times of h-relations in\n"
@@ -47,6 +48,8 @@ const char cmd_probe_help[] =
     "\n"
     "options:\n"
     "  -o, --output FILE   the machine file (default polybsp-machine.json)\n"
+    "  --raw FILE          also write every sample behind the pattern tables (JSON,\n"
+    "                      docs/formats.md), for `polybsp report --probe FILE`\n"
     "  --budget SECONDS    time to spend, about (default 40; at least a few samples\n"
     "                      of everything are taken however small it is)\n"
     "  -p, --procs LIST    numbers of processes, e.g. 2,4,8 (default the paper's 2, 4,\n"
@@ -179,6 +182,8 @@ int cmd_probe(int argc, char **argv)
         } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
                    (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
             o.output = v;
+        } else if ((v = tool_option_value(argc, argv, &i, "--raw", &missing)) != NULL) {
+            o.raw = v;
         } else if ((v = tool_option_value(argc, argv, &i, "--budget", &missing)) != NULL) {
             char *end;
             errno = 0;
@@ -234,6 +239,8 @@ int cmd_probe(int argc, char **argv)
         memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
     }
     int status = check_output(o.output);
+    if (status == 0 && o.raw)
+        status = check_output(o.raw);
     if (status != 0)
         return status;
     if (strcmp(engine, bsp_engine_name()) != 0) {

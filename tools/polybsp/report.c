@@ -6,7 +6,7 @@
 
 const char cmd_report_help[] =
     "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
-    "                      [--portability FILE] [--work measured|ops]\n"
+    "                      [--probe FILE] [--portability FILE] [--work measured|ops]\n"
     "                      [--dbsp-label traffic|group] TRACE\n"
     "\n"
     "Writes one self-contained HTML page (no network needed to open it) about a\n"
@@ -21,6 +21,8 @@ const char cmd_report_help[] =
     "  -o, --output FILE  where the page goes (default polybsp-report.html)\n"
     "  --model MODEL      bsp, bspstar, ebsp, dbsp, ccm or all (the default),\n"
     "                     as for `polybsp predict`\n"
+    "  --probe FILE       draw every sample of the probe run that wrote the machine\n"
+    "                     file around its lines (from `polybsp probe --raw FILE`)\n"
     "  --portability FILE add the eta table of a `polybsp portability --format json`\n"
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default) or ops, as for `polybsp predict`\n"

@@ -100,7 +100,8 @@ static void timeline(FILE *f, const report_input *in, long worst)
         fprintf(f, " Highlighted: superstep %ld, where %s is furthest from REAL.", worst,
                 in->label[0]);
     fputs("</p>\n", f);
-    svg_line_chart(f, s, in->nmodels + 1, in->trace->nsteps, NULL, "superstep", "seconds", worst);
+    svg_line_chart(f, s, in->nmodels + 1, NULL, 0, in->trace->nsteps, NULL, "superstep", "seconds",
+                   worst);
 }
 
 static void step_table(FILE *f, const report_input *in, long worst)
@@ -174,18 +175,102 @@ static void heatmaps(FILE *f, const report_input *in)
     free(h), free(w);
 }
 
+/* "NAME g h + L" with L's sign outside: "fit 1e-09 h − 2e-06". */
+static void line_name(char *to, size_t size, const char *name, double g, double L)
+{
+    snprintf(to, size, "%s %.3g h %s %.3g", name, g, L < 0 ? "\u2212" : "+", fabs(L));
+}
+
+/* The index of size h among sizes[0 .. n), or n. */
+static size_t size_index(const long *sizes, size_t n, long h)
+{
+    size_t k = 0;
+    while (k < n && sizes[k] != h)
+        k++;
+    return k;
+}
+
+/* The raw samples of bsp_put in pattern pat as one cloud per P (the first
+ * COST_MAX_PROCS P), each at the index of its size among the pattern's sizes
+ * ascending; 0 clouds when there are not nsizes sizes (the machine file's).
+ * x and y have room for every sample of the file. */
+static int pattern_clouds(const probe_raw *raw, int pat, size_t nsizes, svg_cloud *clouds,
+                          char (*names)[32], size_t *x, double *y)
+{
+    long sizes[COST_MAX_SIZES];
+    int procs[COST_MAX_PROCS];
+    size_t nsize = 0, count[COST_MAX_PROCS] = {0};
+    int n = 0;
+    for (size_t i = 0; i < raw->ncells; i++) {
+        const probe_raw_cell *c = &raw->cells[i];
+        if (c->prim != PROBE_PUT || c->pattern != pat)
+            continue;
+        if (size_index(sizes, nsize, c->h) == nsize) {
+            if (nsize == COST_MAX_SIZES)
+                return 0;
+            sizes[nsize++] = c->h;
+        }
+        int k = 0;
+        while (k < n && procs[k] != c->procs)
+            k++;
+        if (k == n && n < COST_MAX_PROCS)
+            procs[n++] = c->procs;
+        if (k < n)
+            count[k] += c->n;
+    }
+    if (nsize != nsizes)
+        return 0;
+    for (size_t a = 1; a < nsize; a++) /* ascending, as the machine file's */
+        for (size_t b = a; b > 0 && sizes[b - 1] > sizes[b]; b--) {
+            long t = sizes[b];
+            sizes[b] = sizes[b - 1], sizes[b - 1] = t;
+        }
+    size_t start[COST_MAX_PROCS], used = 0;
+    for (int k = 0; k < n; k++) {
+        snprintf(names[k], sizeof names[k], "samples, P = %d", procs[k]);
+        start[k] = used;
+        clouds[k] = (svg_cloud){names[k], 0, x + used, y + used};
+        used += count[k];
+    }
+    for (size_t i = 0; i < raw->ncells; i++) {
+        const probe_raw_cell *c = &raw->cells[i];
+        int k = 0;
+        while (k < n && procs[k] != c->procs)
+            k++;
+        if (c->prim != PROBE_PUT || c->pattern != pat || k == n)
+            continue;
+        for (size_t j = 0; j < c->n; j++) {
+            size_t at = start[k] + clouds[k].n++;
+            x[at] = size_index(sizes, nsize, c->h);
+            y[at] = c->samples[j];
+        }
+    }
+    return n;
+}
+
 /* Paper 000's figures: per pattern, the probe's times for bsp_put at each h,
- * the pattern's own fit g_P h + L_P and the machine's BSP line g h + L. */
+ * the pattern's own fit g_P h + L_P and the machine's BSP line g h + L; with
+ * the raw samples, each P's around them. */
 static void probe_charts(FILE *f, const report_input *in)
 {
     static const char *const names[COST_NPATTERNS] = {"Exchange", "PingPong", "OneToAll",
                                                       "AllToOne", "AllToAll"};
     const cost_machine *m = in->machine;
     fputs("<h2>The probe's measurements</h2>\n<p>What the machine file was fitted to: per "
-          "communication pattern of paper 000, the median time of a superstep of bsp_puts "
+          "communication pattern of paper 000, the average time of a superstep of bsp_puts "
           "at each h-relation size (at the largest P probed), the pattern's own least-squares "
-          "line (fit) and the BSP line every model above uses (BSP).</p>\n",
+          "line (fit) and the BSP line every model above uses (BSP).",
           f);
+    if (in->raw)
+        fputs(" Around them, every sample of that probe run at each P it measured the pattern "
+              "at (<code>polybsp probe --raw</code>): the spread the averages hide.",
+              f);
+    fputs("</p>\n", f);
+    size_t total = 0;
+    for (size_t i = 0; in->raw && i < in->raw->ncells; i++)
+        total += in->raw->cells[i].n;
+    size_t *x = malloc((total ? total : 1) * sizeof *x);
+    double *y = malloc((total ? total : 1) * sizeof *y);
     int drawn = 0;
     for (int p = 0; p < COST_NPATTERNS; p++) {
         const cost_pattern_fit *pf = &m->put[p];
@@ -196,14 +281,23 @@ static void probe_charts(FILE *f, const report_input *in)
             fit[i] = pf->g * pf->h[i] + pf->L;
             bsp[i] = m->g * pf->h[i] + m->L;
         }
-        char fit_name[96], bsp_name[96];
-        snprintf(fit_name, sizeof fit_name, "fit %.3g h + %.3g", pf->g, pf->L);
-        snprintf(bsp_name, sizeof bsp_name, "BSP %.3g h + %.3g", m->g, m->L);
-        svg_series s[3] = {{"measured", pf->time, 1}, {fit_name, fit, 0}, {bsp_name, bsp, 0}};
+        char fit_name[96], bsp_name[96], cloud_names[COST_MAX_PROCS][32];
+        line_name(fit_name, sizeof fit_name, "fit", pf->g, pf->L);
+        line_name(bsp_name, sizeof bsp_name, "BSP", m->g, m->L);
+        svg_series s[3] = {{"average", pf->time, 1}, {fit_name, fit, 0}, {bsp_name, bsp, 0}};
+        svg_cloud clouds[COST_MAX_PROCS];
+        int nclouds = in->raw && x && y
+                          ? pattern_clouds(in->raw, p, pf->nsizes, clouds, cloud_names, x, y)
+                          : 0;
         fprintf(f, "<h3>%s</h3>\n", names[p]);
-        svg_line_chart(f, s, 3, pf->nsizes, pf->h, "h-relation (bytes)", "seconds", -1);
+        if (in->raw && nclouds == 0)
+            fputs("<p>(the raw file has no samples of this pattern at these sizes)</p>\n", f);
+        svg_line_chart(f, s, 3, clouds, nclouds, pf->nsizes, pf->h, "h-relation (bytes)", "seconds",
+                       -1);
         drawn++;
     }
+    free(x);
+    free(y);
     if (!drawn)
         fputs("<p>(the machine file has no pattern measurements)</p>\n", f);
 }

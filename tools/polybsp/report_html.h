@@ -8,7 +8,8 @@
  * the first model highlighted, the per-superstep table, and h (bytes in + out)
  * and w per process and superstep as heat maps, then the probe's measurements
  * of each pattern with the fitted lines (paper 000's figures, from the machine
- * file), and with --portability the eta table of that run. It computes nothing
+ * file; with --probe every sample of that probe run around them, per P), and
+ * with --portability the eta table of that run. It computes nothing
  * of the models: the numbers are predict's (cost_predict), the probe's and
  * portability's.
  */
@@ -17,6 +18,7 @@
 
 #include "cost/cost_machine.h"
 #include "cost/cost_trace.h"
+#include "probe/probe_raw.h"
 
 #include <stddef.h>
 #include <stdio.h>
@@ -56,6 +58,7 @@ typedef struct report_input {
     double model_total[REPORT_MAX_MODELS];
     const char *unavailable[REPORT_MAX_MODELS]; /* why not, or "" */
     const report_eta *eta;                      /* --portability, or NULL */
+    const probe_raw *raw;                       /* --probe (of machine's run), or NULL */
 } report_input;
 
 void report_html_write(FILE *f, const report_input *in);

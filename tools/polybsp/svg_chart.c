@@ -3,11 +3,17 @@
 
 #include <math.h>
 
-enum { WIDTH = 920, LEFT = 84, RIGHT = 170, TOP = 16, BOTTOM = 46 };
+/* RIGHT holds the legend: a line of "fit 9.89e-09 h − 1.18e-05" fits. */
+enum { WIDTH = 920, LEFT = 84, RIGHT = 220, TOP = 16, BOTTOM = 46 };
 
 /* A palette that stays apart for the usual six series (REAL and five models). */
 static const char *const colours[] = {"#111111", "#1f77b4", "#ff7f0e", "#2ca02c",
                                       "#d62728", "#9467bd", "#8c564b", "#e377c2"};
+/* The clouds', paler and apart from the lines drawn over them. */
+static const char *const cloud_colours[] = {"#7f7f7f", "#17becf", "#bcbd22", "#e377c2", "#8c564b"};
+/* Samples above this many times the series' largest value do not stretch the
+ * y axis: one sample the system interrupted would flatten every line. */
+#define CLOUD_REACH 3.0
 
 void svg_escape(FILE *f, const char *text)
 {
@@ -59,11 +65,45 @@ static void axis_labels(FILE *f, int height, const char *xlabel, const char *yla
     fputs("</text>\n", f);
 }
 
-void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoints,
-                    const double *xvalues, const char *xlabel, const char *ylabel, long highlight)
+/* The top of the y axis: the series' largest value, or a cloud's within
+ * CLOUD_REACH of it (any cloud's when there is no series). */
+static double chart_top(const svg_series *s, int ns, const svg_cloud *c, int nc, size_t np)
+{
+    double top = series_max(s, ns, np), reach = top > 0 ? CLOUD_REACH * top : INFINITY;
+    for (int k = 0; k < nc; k++)
+        for (size_t i = 0; i < c[k].n; i++)
+            if (c[k].x[i] < np && isfinite(c[k].y[i]) && c[k].y[i] > top && c[k].y[i] <= reach)
+                top = c[k].y[i];
+    return top;
+}
+
+static void legend_entry(FILE *f, int *shown, const char *colour, int width, int point,
+                         const char *name, size_t over)
+{
+    int x = WIDTH - RIGHT + 12, y = TOP + 10 + 18 * (*shown)++;
+    if (point)
+        fprintf(f,
+                "<circle class=\"legend\" cx=\"%d\" cy=\"%d\" r=\"3\" fill=\"%s\" "
+                "fill-opacity=\"0.5\"/>",
+                x + 12, y, colour);
+    else
+        fprintf(f,
+                "<line class=\"legend\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
+                "stroke-width=\"%d\"/>",
+                x, x + 24, y, y, colour, width);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">", x + 30, y + 4);
+    svg_escape(f, name);
+    if (over)
+        fprintf(f, " (%zu off the top)", over);
+    fputs("</text>\n", f);
+}
+
+void svg_line_chart(FILE *f, const svg_series *series, int nseries, const svg_cloud *clouds,
+                    int nclouds, size_t npoints, const double *xvalues, const char *xlabel,
+                    const char *ylabel, long highlight)
 {
     const int height = 340, plotw = WIDTH - LEFT - RIGHT, ploth = height - TOP - BOTTOM;
-    double top = series_max(series, nseries, npoints);
+    double top = chart_top(series, nseries, clouds, nclouds, npoints);
     svg_ticks_t yt = svg_ticks(0, top > 0 ? top : 1, 5);
     double ymax = yt.first + yt.step * (yt.n - 1);
     double dx = npoints ? (double)plotw / (double)npoints : plotw;
@@ -99,7 +139,28 @@ void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoin
             "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
             "stroke=\"#888\"/>\n",
             LEFT, TOP, plotw, ploth);
-    for (int k = 0, shown = 0; k < nseries; k++) {
+    int shown = 0;
+    /* The clouds first, under the lines; each in its own strip of the point's
+     * width, so that the clouds of one point stand side by side. */
+    for (int k = 0; k < nclouds; k++) {
+        const svg_cloud *c = &clouds[k];
+        const char *colour = cloud_colours[k % (int)(sizeof cloud_colours / sizeof *cloud_colours)];
+        double shift = (k - (nclouds - 1) / 2.0) * 0.6 * dx / nclouds;
+        size_t over = 0;
+        for (size_t i = 0; i < c->n; i++) {
+            if (c->x[i] >= npoints || !isfinite(c->y[i]))
+                continue;
+            int above = c->y[i] > ymax;
+            over += (size_t)above;
+            fprintf(f,
+                    "<circle class=\"cloud%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\" %s=\"%s\" "
+                    "%s-opacity=\"0.5\"/>\n",
+                    above ? "-over" : "", X(c->x[i]) + shift, above ? (double)TOP : Y(c->y[i]),
+                    above ? "fill=\"none\" stroke" : "fill", colour, above ? "stroke" : "fill");
+        }
+        legend_entry(f, &shown, colour, 0, 1, c->name, over);
+    }
+    for (int k = 0; k < nseries; k++) {
         const svg_series *s = &series[k];
         if (!s->y)
             continue;
@@ -129,14 +190,7 @@ void svg_line_chart(FILE *f, const svg_series *series, int nseries, size_t npoin
                     f,
                     "<circle class=\"series-%d\" cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\"/>\n",
                     k, X(i), Y(s->y[i]), s->emphasis ? 3 : 2, colour);
-        int ly = TOP + 10 + 18 * shown++;
-        fprintf(f,
-                "<line class=\"legend\" x1=\"%d\" x2=\"%d\" y1=\"%d\" y2=\"%d\" stroke=\"%s\" "
-                "stroke-width=\"%d\"/><text x=\"%d\" y=\"%d\">",
-                LEFT + plotw + 12, LEFT + plotw + 36, ly, ly, colour, s->emphasis ? 3 : 1,
-                LEFT + plotw + 42, ly + 4);
-        svg_escape(f, s->name);
-        fputs("</text>\n", f);
+        legend_entry(f, &shown, colour, s->emphasis ? 3 : 1, 0, s->name, 0);
     }
     axis_labels(f, height, xlabel, ylabel);
     fputs("</svg>\n", f);
@@ -178,6 +232,18 @@ void svg_heatmap(FILE *f, const double *values, int rows, size_t cols, const cha
         if (rows <= 16 || r % (rows / 8) == 0)
             fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"end\">%d</text>\n",
                     LEFT - 4, TOP + r * cellh + cellh / 2 + 4, r);
+    }
+    /* The columns' numbers, as the timeline's x axis above: a column is found
+     * in both at the same superstep. */
+    svg_ticks_t xt = svg_ticks(0, cols > 1 ? (double)(cols - 1) : 1, 10);
+    if (xt.step < 1)
+        xt = (svg_ticks_t){0, 1, (int)cols};
+    for (int k = 0; k < xt.n; k++) {
+        double c = xt.first + k * xt.step;
+        if (c >= 0 && c < (double)cols)
+            fprintf(f,
+                    "<text class=\"axis\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%.0f</text>\n",
+                    LEFT + (c + 0.5) * dx, TOP + ploth + 16, c);
     }
     fprintf(f,
             "<rect class=\"axis\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
