@@ -40,6 +40,7 @@ typedef struct probe_options {
     double budget;      /* seconds */
     int quick;          /* a tiny run: few sizes, few samples (for tests) */
     int experiments;    /* samples per cell at most; 0: the default */
+    int simulated;      /* on a simulator (smpi): a few samples per cell, whatever the budget */
     size_t nprocs;
     int procs[COST_MAX_PROCS]; /* ascending, distinct, >= 2 */
     size_t nsizes;

@@ -32,7 +32,7 @@
 const char cmd_probe_help[] =
     "usage: polybsp probe [-o FILE] [--raw FILE] [--budget SECONDS] [--procs LIST]\n"
     "                     [--sizes LIST] [--experiments N] [--quick] [--quiet]\n"
-    "                     [--engine ENGINE]\n"
+    "                     [--engine ENGINE] [--platform P] [--hostfile F]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
     "models for current standard parallel platforms\") do: the times of h-relations in\n"
@@ -66,7 +66,11 @@ const char cmd_probe_help[] =
     "  --engine ENGINE     the engine to measure: threads (the default), or mpi when\n"
     "                      built with MPI: runs polybsp-probe-mpi under mpiexec on\n"
     "                      as many ranks as the largest P (the default P go up to\n"
-    "                      the job's ranks when polybsp-probe-mpi is started by hand)\n"
+    "                      the job's ranks when polybsp-probe-mpi is started by hand);\n"
+    "                      or smpi when built with SimGrid: the probe on simulated\n"
+    "                      ranks of --platform (docs/smpi.md), in simulated time\n"
+    "  --platform P        smpi: a SimGrid platform file or a shipped platform's name\n"
+    "  --hostfile F        smpi: the host of each rank, one a line\n"
     "  -h, --help          show this help\n"
     "\n"
     "See docs/probe.md for the method and how to read the tables.\n";
@@ -127,7 +131,8 @@ static int check_output(const char *path)
  * MPI started by hand, as far as the job's ranks go. */
 static void default_procs(probe_options *o)
 {
-    int mpi = strcmp(bsp_engine_name(), "mpi") == 0, most = mpi ? (int)bsp_nprocs() : 8;
+    int mpi = strcmp(bsp_engine_name(), "mpi") == 0 || strcmp(bsp_engine_name(), "smpi") == 0;
+    int most = mpi ? (int)bsp_nprocs() : 8;
     o->nprocs = 0;
     for (int P = 2; P <= 8; P += 2)
         if (P <= most || P == 2)
@@ -161,6 +166,47 @@ static int start_mpi_probe(int argc, char **argv, const probe_options *o)
     return status;
 }
 
+/* `--engine smpi` from the threads tool: the same options, less the ones that
+ * chose the engine and the platform, with the process counts made explicit, to
+ * polybsp-probe-smpi.so beside this program, through polybsp-smpirun. */
+static int start_smpi_probe(int argc, char **argv, const probe_options *o, const char *platform,
+                            const char *hostfile)
+{
+    char self[PATH_MAX], procs[COST_MAX_PROCS * 12 + 16];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
+    if (n <= 0)
+        return tool_usage_error("probe: cannot find polybsp-probe-smpi.so: %s", strerror(errno));
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    strcpy(slash ? slash + 1 : self, "polybsp-probe-smpi.so");
+    int at = snprintf(procs, sizeof procs, "--procs=");
+    for (size_t k = 0; k < o->nprocs; k++)
+        at += snprintf(procs + at, sizeof procs - (size_t)at, "%s%d", k ? "," : "", o->procs[k]);
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return tool_usage_error("probe: out of memory");
+    size_t m = 0;
+    args[m++] = self;
+    for (int i = 1; i < argc; i++) {
+        static const char *const skip[] = {"--engine", "--platform", "--hostfile"};
+        int skipped = 0;
+        for (size_t k = 0; k < sizeof skip / sizeof *skip; k++) {
+            size_t len = strlen(skip[k]);
+            if (strncmp(argv[i], skip[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
+                if (argv[i][len] == '\0')
+                    i++; /* its value */
+                skipped = 1;
+            }
+        }
+        if (!skipped)
+            args[m++] = argv[i];
+    }
+    args[m++] = procs;
+    int status = tool_exec_smpi("probe", platform, hostfile, probe_most_procs(o), args);
+    free(args);
+    return status;
+}
+
 int cmd_probe(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -168,7 +214,9 @@ int cmd_probe(int argc, char **argv)
         .output = "polybsp-machine.json", .budget = 40.0, .cores = cores > 0 ? (int)cores : 1};
     int procs_given = 0, sizes_given = 0;
     bool quiet = false;
-    const char *engine = bsp_engine_name();
+    const char *engine = bsp_engine_name(), *platform = NULL, *hostfile = NULL;
+    /* A simulated platform has the cores its file says: no P is oversubscribed. */
+    int simulated = strcmp(bsp_engine_name(), "smpi") == 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         int missing = 0;
@@ -217,6 +265,10 @@ int cmd_probe(int argc, char **argv)
                                         "integer in [1, %d])",
                                         v, PROBE_MAX_EXPERIMENTS);
             o.experiments = (int)n;
+        } else if ((v = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
+            platform = v;
+        } else if ((v = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
+            hostfile = v;
         } else if ((v = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
             if (!tool_engine_available(v))
                 return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,
@@ -233,6 +285,13 @@ int cmd_probe(int argc, char **argv)
     }
     if (!procs_given)
         default_procs(&o);
+    if (simulated) {
+        o.simulated = 1;
+        o.cores = probe_most_procs(&o);
+    }
+    if ((platform || hostfile) && strcmp(engine, "smpi") != 0)
+        return tool_usage_error("probe: %s is for --engine smpi only",
+                                platform ? "--platform" : "--hostfile");
     if (!sizes_given) {
         const long *sizes = o.quick ? probe_quick_sizes : probe_default_sizes;
         o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
@@ -247,7 +306,7 @@ int cmd_probe(int argc, char **argv)
         if (strcmp(engine, "mpi") == 0)
             return start_mpi_probe(argc, argv, &o);
         if (strcmp(engine, "smpi") == 0)
-            return tool_usage_error("probe: engine 'smpi' cannot be calibrated yet (docs/smpi.md)");
+            return start_smpi_probe(argc, argv, &o, platform, hostfile);
         return tool_usage_error("probe: this is the MPI engine's probe; run 'polybsp probe' for "
                                 "engine '%s'",
                                 engine);

@@ -1,6 +1,10 @@
 /* tool.c — helpers shared by the subcommands: usage errors, help flags, engines. */
 #include "tool.h"
 
+#include "probe/probe_measure.h"
+
+#include <bsp.h>
+
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -165,10 +169,33 @@ int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, c
     return status;
 }
 
+#ifdef POLYBSP_SMPI
+/* SimGrid charges a rank's computation, timed on this machine, as if this
+ * machine ran smpi/host-speed flop/s, over the simulated host's speed. Its
+ * default (20 kflop/s) makes any computation almost free and loops that wait
+ * for simulated time to pass almost endless (the probe's rate). Unless
+ * POLYBSP_SMPI_FLAGS sets it, it is this machine's DAXPY rate, measured as the
+ * probe measures it (one process, 50 ms). */
+static void default_host_speed(void)
+{
+    const char *flags = getenv("POLYBSP_SMPI_FLAGS");
+    if (flags != NULL && strstr(flags, "smpi/host-speed") != NULL)
+        return;
+    bsp_init(probe_spmd, 0, NULL);
+    double rate = probe_measure_rate(1, 0.05);
+    char value[4096];
+    snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", rate, flags ? " " : "",
+             flags ? flags : "");
+    setenv("POLYBSP_SMPI_FLAGS", value, 1);
+}
+#endif
+
 int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, long np,
                    char *const *argv)
 {
 #ifdef POLYBSP_SMPI
+    if (argv != NULL)
+        default_host_speed();
     char launcher[PATH_MAX];
     ssize_t len = readlink("/proc/self/exe", launcher, sizeof launcher);
     char *slash = NULL;

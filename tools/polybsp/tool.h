@@ -58,7 +58,9 @@ void portability_spmd(void);
 /* Replaces this process with polybsp-smpirun (beside the polybsp binary; see
  * tools/smpi) running argv on np simulated ranks (0: one per hostfile line) of
  * platform (a file or a shipped platform's name) with hostfile (NULL: ranks
- * fill each host's cores in order). With argv NULL, lists the shipped platforms
+ * fill each host's cores in order), with SimGrid's smpi/host-speed this
+ * machine's DAXPY rate unless POLYBSP_SMPI_FLAGS sets it (docs/smpi.md). With
+ * argv NULL, lists the shipped platforms
  * instead. Returns only on failure, after one line `polybsp: CMD: ...`: 127 when
  * the launcher cannot run, 2 when this polybsp was built without SimGrid. */
 int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, long np,
