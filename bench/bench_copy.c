@@ -47,7 +47,8 @@ int main(int argc, char **argv)
         char *end;
         long v = strtol(argv[i], &end, 10);
         if (*end || v < 1 || v > (1L << 28) || given == 16) {
-            fprintf(stderr, "usage: bench_copy [--sweep] [SIZE ...]  (1 <= SIZE <= 2^28, at most 16)\n");
+            fprintf(stderr,
+                    "usage: bench_copy [--sweep] [SIZE ...]  (1 <= SIZE <= 2^28, at most 16)\n");
             return 2;
         }
         sizes[given++] = (size_t)v;

@@ -52,8 +52,8 @@ POLYBSP_API int bsp_level(void);
  * results[0 .. nparts*result_bytes). Inside the task, every process of part i
  * must leave the same result in result_i. */
 POLYBSP_API void bsp_par(int nparts, const double *weights,
-                         void (*task)(int part, void *result, void *arg), void *arg,
-                         void *results, size_t result_bytes);
+                         void (*task)(int part, void *result, void *arg), void *arg, void *results,
+                         size_t result_bytes);
 
 /* Oblivious synchronisation (PUB): ends this process's superstep as soon as
  * nmessages messages sent to it in this superstep have arrived, without a

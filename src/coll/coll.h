@@ -39,8 +39,7 @@ void coll_end(core_proc *p);
 /* Offers a collective that only moves blocks (engine.h, eng_coll) to the
  * engine; when the engine takes it, runs its one superstep with nothing to put
  * and returns 1 (then the caller skips its puts and local copies), else 0. */
-int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst,
-                size_t n);
+int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst, size_t n);
 
 static inline int coll_ceil_log2(int n)
 {

@@ -62,7 +62,6 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
         core_fatal_oom("process state");
 }
 
-
 void core_ctx_free(core_ctx *c)
 {
     for (int par = 0; par < 2; par++) {
@@ -113,8 +112,7 @@ static int32_t find_slot(core_ctx *c, const char *call, const char *role, const 
     core_fatal(call, "%s %p is not registered", role, addr);
 }
 
-static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t slot,
-                               size_t datalen)
+static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t slot, size_t datalen)
 {
     core_buf *b = &c->out[c->step & 1][dest];
     core_rec *r = (core_rec *)core_buf_reserve(b, sizeof(core_rec) + ALIGN8(datalen));
@@ -126,8 +124,8 @@ static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t sl
 /* Copies a payload into the out buffer of dest (core_run.stream_out). */
 static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t n)
 {
-    core_stream how = n >= CORE_COPY_STREAM_MIN && dest != p->ctx->pid ? p->run->stream_out
-                                                                        : CORE_STREAM_NEVER;
+    core_stream how =
+        n >= CORE_COPY_STREAM_MIN && dest != p->ctx->pid ? p->run->stream_out : CORE_STREAM_NEVER;
     if (how == CORE_STREAM_MEASURED)
         core_copy_picked(&p->copy_pick, to, from, n);
     else if (how == CORE_STREAM_ALWAYS)
@@ -255,8 +253,7 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     core_ctx *c = p->ctx;
     check_pid(c, "bsp_send", pid);
     if (n > UINT32_MAX)
-        core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n,
-                   UINT32_MAX);
+        core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n, UINT32_MAX);
     size_t ts = c->tagsize;
     core_rec *r = append_record(c, (int)pid, CORE_REC_SEND, (uint32_t)ts, ALIGN8(ts) + n);
     r->offset = 0;
@@ -341,9 +338,9 @@ static const char *regop_name(core_regop_kind k)
  * bsp_set_tagsize as often, leaving the same tag size for the next superstep (a
  * member that does not call it while the others do is wrong even when the sizes
  * happen to agree: the call is collective). */
-int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls,
-                       size_t ref_tagsize, const core_regop *mine, size_t n, size_t tagcalls,
-                       size_t tagsize, const char **call, char *detail, size_t len)
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls, size_t ref_tagsize,
+                       const core_regop *mine, size_t n, size_t tagcalls, size_t tagsize,
+                       const char **call, char *detail, size_t len)
 {
     size_t common = n < nref ? n : nref;
     for (size_t i = 0; i < common; i++) {
@@ -403,8 +400,7 @@ void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t r
                       g->pid);
 }
 
-static void add_message(core_ctx *c, const char *tag, size_t tagsize, const char *payload,
-                        size_t n)
+static void add_message(core_ctx *c, const char *tag, size_t tagsize, const char *payload, size_t n)
 {
     if (c->nin == c->capin)
         c->inq = grow_array(c->inq, &c->capin, sizeof *c->inq, "message queue");
@@ -424,47 +420,47 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
     core_ctx *c = p->ctx;
     const char *cur = data_start, *end = data_start + len;
     while (cur < end) {
-            const core_rec *r = (const core_rec *)cur;
-            const char *data = (const char *)(r + 1);
-            unsigned kind = CORE_REC_KIND(r);
-            size_t datalen;
-            if (kind == CORE_REC_SEND) {
-                size_t ts = CORE_REC_SLOT(r);
-                add_message(c, data, ts, data + ALIGN8(ts), r->size);
-                datalen = ALIGN8(ts) + r->size;
-                p->tr.bytes_in += ts;
+        const core_rec *r = (const core_rec *)cur;
+        const char *data = (const char *)(r + 1);
+        unsigned kind = CORE_REC_KIND(r);
+        size_t datalen;
+        if (kind == CORE_REC_SEND) {
+            size_t ts = CORE_REC_SLOT(r);
+            add_message(c, data, ts, data + ALIGN8(ts), r->size);
+            datalen = ALIGN8(ts) + r->size;
+            p->tr.bytes_in += ts;
+        } else {
+            uint32_t slot = CORE_REC_SLOT(r);
+            char *base;
+            size_t size;
+            if (slot == CORE_COLL_SLOT) {
+                base = c->coll_buf;
+                size = c->coll_size;
             } else {
-                uint32_t slot = CORE_REC_SLOT(r);
-                char *base;
-                size_t size;
-                if (slot == CORE_COLL_SLOT) {
-                    base = c->coll_buf;
-                    size = c->coll_size;
-                } else {
-                    base = (char *)c->reg.slots[slot].addr;
-                    size = c->reg.slots[slot].size;
-                }
-                if (r->offset > size || r->size > size - r->offset)
-                    core_fatal_as(src_pid, p->step, put_call(kind, slot),
-                                  "offset %llu + size %llu exceeds the %zu bytes registered on "
-                                  "process %d",
-                                  (unsigned long long)r->offset, (unsigned long long)r->size,
-                                  size, c->pid);
-                const void *from = data;
-                if (kind == CORE_REC_HPPUT)
-                    memcpy(&from, data, sizeof from);
-                char *to = base + r->offset;
-                if (r->size <= 64)
-                    core_copy_small(to, from, r->size);
-                else
-                    core_copy(to, from, r->size);
-                datalen = kind == CORE_REC_HPPUT ? sizeof from : r->size;
+                base = (char *)c->reg.slots[slot].addr;
+                size = c->reg.slots[slot].size;
             }
-            p->tr.bytes_in += r->size;
-            p->tr.msgs_in++;
-            if (src_pid == p->pid)
-                core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
-            cur += sizeof(core_rec) + ALIGN8(datalen);
+            if (r->offset > size || r->size > size - r->offset)
+                core_fatal_as(src_pid, p->step, put_call(kind, slot),
+                              "offset %llu + size %llu exceeds the %zu bytes registered on "
+                              "process %d",
+                              (unsigned long long)r->offset, (unsigned long long)r->size, size,
+                              c->pid);
+            const void *from = data;
+            if (kind == CORE_REC_HPPUT)
+                memcpy(&from, data, sizeof from);
+            char *to = base + r->offset;
+            if (r->size <= 64)
+                core_copy_small(to, from, r->size);
+            else
+                core_copy(to, from, r->size);
+            datalen = kind == CORE_REC_HPPUT ? sizeof from : r->size;
+        }
+        p->tr.bytes_in += r->size;
+        p->tr.msgs_in++;
+        if (src_pid == p->pid)
+            core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
+        cur += sizeof(core_rec) + ALIGN8(datalen);
     }
 }
 
@@ -496,8 +492,8 @@ const char *core_arrival_call(unsigned at)
     }
 }
 
-void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid,
-                       unsigned other_at, unsigned other_ended_how)
+void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid, unsigned other_at,
+                       unsigned other_ended_how)
 {
     char what[64];
     if (other_at == CORE_AT_END)

@@ -31,13 +31,12 @@
 #include "core/core_error.h"
 #include "core/core_reg.h"
 #include "core/core_trace.h"
-#include "engine/engine.h"
 #include "eng_types.h"
+#include "engine/engine.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
-
 
 /* Kinds of traffic a process announces at the barrier (bit flags). */
 enum {
@@ -81,7 +80,7 @@ typedef struct core_rec {
 #define CORE_REC_SLOT(r) ((r)->kind_slot >> 8)
 #define CORE_MAX_SLOT 0xfffffeu
 #define CORE_MAX_TAGSIZE 0xffffffu /* a send's slot field holds its tag size */
-#define CORE_COLL_SLOT 0xffffffu /* the destination's exposed collective buffer */
+#define CORE_COLL_SLOT 0xffffffu   /* the destination's exposed collective buffer */
 #define CORE_ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
 typedef struct core_getreq {
@@ -133,14 +132,14 @@ typedef struct core_ctx {
     struct core_ctx *parent; /* context in the enclosing group, or NULL */
     int pid;
     int nprocs;
-    int part;                /* index of this part in the parent's partition */
-    int nparts;              /* that partition: part k is the parent's pids */
-    int *part_first;         /* [first[k], first[k+1]) */
-    unsigned long step;      /* syncs completed in this group: the buffer parity */
-    unsigned flags;          /* CORE_HAS_* for this superstep */
-    int last_oblivious;      /* the last superstep ended with bsp_oblsync */
+    int part;           /* index of this part in the parent's partition */
+    int nparts;         /* that partition: part k is the parent's pids */
+    int *part_first;    /* [first[k], first[k+1]) */
+    unsigned long step; /* syncs completed in this group: the buffer parity */
+    unsigned flags;     /* CORE_HAS_* for this superstep */
+    int last_oblivious; /* the last superstep ended with bsp_oblsync */
 
-    core_buf *out[2];        /* out[parity][dest] */
+    core_buf *out[2]; /* out[parity][dest] */
     core_reg reg;
 
     core_getreq *gets;
@@ -172,10 +171,10 @@ struct core_group {
 
 struct core_proc {
     core_run *run;
-    int pid;                   /* in the whole run */
-    unsigned long step;        /* supersteps completed, in any group */
-    unsigned ended_how;        /* 0, or CORE_END_* once the process left the section */
-    core_ctx *ctx;             /* the current group's context */
+    int pid;            /* in the whole run */
+    unsigned long step; /* supersteps completed, in any group */
+    unsigned ended_how; /* 0, or CORE_END_* once the process left the section */
+    core_ctx *ctx;      /* the current group's context */
     core_ctx root;
     core_tracer tr;
     core_copy_pick copy_pick; /* core_run.stream_out == CORE_STREAM_MEASURED */
@@ -286,9 +285,9 @@ CORE_NORETURN void core_report_steps(long pid, unsigned long step, unsigned at, 
 /* 1, with the call to blame and the detail, when mine (this superstep's
  * registration calls, its bsp_set_tagsize calls and the tag size set for the next)
  * differs from ref (member 0's). */
-int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls,
-                       size_t ref_tagsize, const core_regop *mine, size_t n, size_t tagcalls,
-                       size_t tagsize, const char **call, char *detail, size_t len);
+int core_regops_differ(const core_regop *ref, size_t nref, size_t ref_tagcalls, size_t ref_tagsize,
+                       const core_regop *mine, size_t n, size_t tagcalls, size_t tagsize,
+                       const char **call, char *detail, size_t len);
 /* Once the n calls match: folds another member's push sizes into mine's most and
  * agree, which bound puts at their source from the next superstep on. */
 void core_regops_fold(core_regop *mine, const core_regop *other, size_t n);

@@ -4,13 +4,12 @@
  * directory, a name no other file has, created with O_EXCL so no link is ever
  * followed; the mode of the PATH it replaces, or 0666 less the umask); the caller
  * writes through w->f; core_file_commit flushes it, fsyncs it (unless the caller
- * marked it transient), closes it (each result checked) and renames it over PATH. PATH must be a regular file or
- * absent, checked before and again just before the rename: a device, a
- * directory, a FIFO or a symbolic link at PATH is never replaced or written
- * through. On any failure the temporary is removed, PATH is left as it was, and
- * the reason ("No space left on device", "not a regular file (a directory)", ...)
- * is put into why; the caller names the file. A reader of PATH thus sees the old
- * file or the whole new one, never a part.
+ * marked it transient), closes it (each result checked) and renames it over PATH. PATH must be a
+ * regular file or absent, checked before and again just before the rename: a device, a directory, a
+ * FIFO or a symbolic link at PATH is never replaced or written through. On any failure the
+ * temporary is removed, PATH is left as it was, and the reason ("No space left on device", "not a
+ * regular file (a directory)", ...) is put into why; the caller names the file. A reader of PATH
+ * thus sees the old file or the whole new one, never a part.
  *
  * Contract (reading): core_file_is_regular tells whether a stream reads a
  * regular file, whose size is what is present; readers bound what they take from

@@ -61,9 +61,9 @@ const char *core_kind_name(core_step_kind k);
  * used only while tracing. */
 typedef struct core_tracer {
     int on;
-    core_step_kind kind; /* label of the supersteps under way */
+    core_step_kind kind;    /* label of the supersteps under way */
     unsigned long op, nops; /* current collective instance; instances so far */
-    unsigned long step; /* the superstep entered last */
+    unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
     double ops; /* declared with bsp_trace_ops this superstep; -1 while none is */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
@@ -71,7 +71,7 @@ typedef struct core_tracer {
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
     int32_t *from;                           /* sources this superstep */
     uint32_t nfrom;
-    unsigned char *seen;                     /* [nprocs] marks for from */
+    unsigned char *seen; /* [nprocs] marks for from */
     core_trace_block *head, *tail;
     atomic_size_t published;
 } core_tracer;

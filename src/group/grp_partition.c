@@ -55,8 +55,7 @@ static void part_bounds(int P, int nparts, const double *weights, int *first)
     free(ideal);
 }
 
-void grp_check_partition(const core_ctx *c, const char *call, int nparts,
-                         const double *weights)
+void grp_check_partition(const core_ctx *c, const char *call, int nparts, const double *weights)
 {
     if (nparts < 1 || nparts > c->nprocs)
         core_fatal(call, "%d parts for %d processes (expected 1 to %d)", nparts, c->nprocs,

@@ -7,9 +7,9 @@
  * functions at two or more P (probe_ccm.h); all in about budget seconds (never
  * less than a minimum number of samples per cell). It prints tables Π.1, Π.2,
  * 11 and 12, Table D-BSP, Table CCM and the BSP* line to out, and writes the
- * machine file (and with o->raw the samples behind its tables, probe_raw.h). Returns 0, or -1 with a one-line reason in err (the file cannot
- * be written, or memory ran out). A CCM trace that cannot be made or read is
- * not fatal: the output says why, and the file has no ccm section.
+ * machine file (and with o->raw the samples behind its tables, probe_raw.h). Returns 0, or -1 with
+ * a one-line reason in err (the file cannot be written, or memory ran out). A CCM trace that cannot
+ * be made or read is not fatal: the output says why, and the file has no ccm section.
  * bsp_init(probe_spmd, ...) must have been called.
  *
  * Method (docs/probe.md): one SPMD section per P runs a short pilot of every cell;

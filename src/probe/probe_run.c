@@ -363,7 +363,9 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
 {
     tuning simulated = simulated_tuning(o->quick ? &quick : &full);
     run r = {.o = o,
-             .t = o->simulated ? &simulated : o->quick ? &quick : &full,
+             .t = o->simulated ? &simulated
+                  : o->quick   ? &quick
+                               : &full,
              .expected = o->budget};
     const tuning *t = r.t;
     clock_gettime(CLOCK_MONOTONIC, &r.start);

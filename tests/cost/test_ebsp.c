@@ -143,7 +143,7 @@ static void self_traffic_left_out(void)
 static void real_starts_with_tracing(void)
 {
 #define TREC(step, pid, w, in, out)                                                                \
-    "{\"step\":" #step ",\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":" #w ","          \
+    "{\"step\":" #step ",\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":" #w ","           \
     "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"from\":[],"                     \
     "\"t_enter\":" #in ",\"t_exit\":" #out "}\n"
     cost_trace t;

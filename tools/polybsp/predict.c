@@ -609,10 +609,10 @@ static int read_probe_raw(const options *o, const cost_machine *m, probe_raw *ra
         return tool_usage_error("%s: %s", command, err);
     if (strcmp(raw->host, m->host) == 0 && strcmp(raw->date, m->date) == 0)
         return 0;
-    int rc = tool_usage_error("%s: %s: not the samples of %s's probe run (written on %s at %s, "
-                              "the machine file on %s at %s)",
-                              command, o->probe, o->machine, raw->host, raw->date, m->host,
-                              m->date);
+    int rc =
+        tool_usage_error("%s: %s: not the samples of %s's probe run (written on %s at %s, "
+                         "the machine file on %s at %s)",
+                         command, o->probe, o->machine, raw->host, raw->date, m->host, m->date);
     probe_raw_free(raw);
     return rc;
 }

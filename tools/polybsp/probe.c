@@ -192,7 +192,8 @@ static int start_smpi_probe(int argc, char **argv, const probe_options *o, const
         int skipped = 0;
         for (size_t k = 0; k < sizeof skip / sizeof *skip; k++) {
             size_t len = strlen(skip[k]);
-            if (strncmp(argv[i], skip[k], len) == 0 && (argv[i][len] == '\0' || argv[i][len] == '=')) {
+            if (strncmp(argv[i], skip[k], len) == 0 &&
+                (argv[i][len] == '\0' || argv[i][len] == '=')) {
                 if (argv[i][len] == '\0')
                     i++; /* its value */
                 skipped = 1;

@@ -10,9 +10,9 @@
 void tool_progress_init(tool_progress *p, const char *who, bool quiet)
 {
     *p = (tool_progress){.who = who, .shown = -1};
-    p->mode = quiet                     ? TOOL_PROGRESS_QUIET
-              : isatty(STDERR_FILENO)   ? TOOL_PROGRESS_TERMINAL
-                                        : TOOL_PROGRESS_LINES;
+    p->mode = quiet                   ? TOOL_PROGRESS_QUIET
+              : isatty(STDERR_FILENO) ? TOOL_PROGRESS_TERMINAL
+                                      : TOOL_PROGRESS_LINES;
 }
 
 void tool_progress_show(tool_progress *p, double fraction, const char *phase)

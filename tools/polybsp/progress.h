@@ -12,13 +12,17 @@
 
 #include <stdbool.h>
 
-typedef enum { TOOL_PROGRESS_QUIET, TOOL_PROGRESS_TERMINAL, TOOL_PROGRESS_LINES } tool_progress_mode;
+typedef enum {
+    TOOL_PROGRESS_QUIET,
+    TOOL_PROGRESS_TERMINAL,
+    TOOL_PROGRESS_LINES
+} tool_progress_mode;
 
 typedef struct tool_progress {
     const char *who;
     tool_progress_mode mode;
-    int shown;     /* percent (terminal) or tenth (lines) last shown; -1 before any */
-    bool on_line;  /* the terminal line is showing */
+    int shown;    /* percent (terminal) or tenth (lines) last shown; -1 before any */
+    bool on_line; /* the terminal line is showing */
     char phase[160];
 } tool_progress;
 

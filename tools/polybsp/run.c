@@ -5,16 +5,14 @@
  * --timeout is given, checked here as the library would) and replaces itself with
  * PROGRAM (searched in PATH as a shell would), so the exit status is PROGRAM's.
  * On the mpi engine it replaces itself with `mpiexec [-np N] PROGRAM ARGS`, N
- * from -p or else POLYBSP_NPROCS (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi), through
- * tool_exec_mpi. The engine is the one PROGRAM was built for (told by the marker
- * the engine leaves in it, engine/engine.h, or the polybsp shared library it
- * needs), or --engine's; a program without either sign, such as a script, runs
- * on --engine's, by default threads. On the smpi engine, `polybsp-smpirun` runs
- * it on a simulated platform (--platform, --hostfile), through tool_exec_smpi.
- * Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built
- * for another engine than --engine names. PROGRAM that
- * cannot be started: one line, status 127 (not found) or 126 (not executable),
- * as env(1).
+ * from -p or else POLYBSP_NPROCS (PROGRAM linked with libpolybsp_mpi, e.g. by bspcc --engine mpi),
+ * through tool_exec_mpi. The engine is the one PROGRAM was built for (told by the marker the engine
+ * leaves in it, engine/engine.h, or the polybsp shared library it needs), or --engine's; a program
+ * without either sign, such as a script, runs on --engine's, by default threads. On the smpi
+ * engine, `polybsp-smpirun` runs it on a simulated platform (--platform, --hostfile), through
+ * tool_exec_smpi. Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built for
+ * another engine than --engine names. PROGRAM that cannot be started: one line, status 127 (not
+ * found) or 126 (not executable), as env(1).
  */
 #include "tool.h"
 

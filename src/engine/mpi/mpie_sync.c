@@ -161,8 +161,9 @@ void eng_check_regops(core_ctx *c)
         ref[i] = (core_regop){.kind = (core_regop_kind)wire[2 * i], .push = wire[2 * i + 1]};
     const char *call = "bsp_push_reg";
     char detail[160];
-    int guilty = core_regops_differ(ref, n, (size_t)head[2], (size_t)head[1], c->regops, c->nregops,
-                                    c->tagsize_calls, c->next_tagsize, &call, detail, sizeof detail);
+    int guilty =
+        core_regops_differ(ref, n, (size_t)head[2], (size_t)head[1], c->regops, c->nregops,
+                           c->tagsize_calls, c->next_tagsize, &call, detail, sizeof detail);
     free(ref);
     mpie_blame(c, guilty, call, detail);
     /* The calls match: every member learns the largest and smallest size of each
