@@ -1,7 +1,7 @@
 #!/bin/bash
 # deps.sh [--ci] — installs the Debian packages polybsp needs to build and test,
 # if any is missing (with sudo when not root). --ci adds what CI's extra passes
-# need (clang and its sanitizer runtimes).
+# need (clang and its sanitizer runtimes, clang-format for the format check).
 set -euo pipefail
 
 # iproute2 and procps: the MPI tests make network namespaces and find ranks to kill.
@@ -10,7 +10,7 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin
     libfftw3-dev libjansson-dev iproute2 procps libsimgrid-dev chromium)
 if [[ ${1:-} == --ci ]]; then
-    packages+=(clang libclang-rt-14-dev)
+    packages+=(clang libclang-rt-14-dev clang-format)
 fi
 
 missing=()
