@@ -25,22 +25,32 @@ static struct {
     int *compact, *spread;
 } order = {.once = PTHREAD_ONCE_INIT};
 
-const char *thr_place_name(thr_place_policy policy)
+/* In the order of thr_place_policy and thr_place_stream. */
+static const char *const policy_names[] = {"compact", "spread", "none"};
+static const char *const stream_names[] = {"auto", "on", "off"};
+
+const char *thr_place_name(thr_place_policy policy) { return policy_names[policy]; }
+
+/* The index of environment variable name's value in the three words (unset or
+ * empty: 0, the default); -1 with "NAME=VALUE is not a KIND (w0, w1 or w2)" in
+ * err otherwise. */
+static int env_choice(const char *name, const char *const words[3], const char *kind, char *err,
+                      size_t size)
 {
-    static const char *const names[] = {"compact", "spread", "none"};
-    return names[policy];
+    const char *v = getenv(name);
+    if (!v || !*v)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (strcmp(v, words[k]) == 0)
+            return k;
+    snprintf(err, size, "%s=%s is not a %s (%s, %s or %s)", name, v, kind, words[0], words[1],
+             words[2]);
+    return -1;
 }
 
 int thr_place_policy_from_env(char *err, size_t size)
 {
-    const char *v = getenv("POLYBSP_PLACE");
-    if (!v || !*v)
-        return THR_PLACE_COMPACT;
-    for (int p = THR_PLACE_COMPACT; p <= THR_PLACE_NONE; p++)
-        if (strcmp(v, thr_place_name((thr_place_policy)p)) == 0)
-            return p;
-    snprintf(err, size, "POLYBSP_PLACE=%s is not a placement (compact, spread or none)", v);
-    return -1;
+    return env_choice("POLYBSP_PLACE", policy_names, "placement", err, size);
 }
 
 /* The package (socket) number of a core, for spreading; 0 when unknown. */
@@ -163,15 +173,7 @@ thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
 
 int thr_place_stream_from_env(char *err, size_t size)
 {
-    const char *v = getenv("POLYBSP_STREAM");
-    if (!v || !*v || strcmp(v, "auto") == 0)
-        return THR_STREAM_AUTO;
-    if (strcmp(v, "on") == 0)
-        return THR_STREAM_ON;
-    if (strcmp(v, "off") == 0)
-        return THR_STREAM_OFF;
-    snprintf(err, size, "POLYBSP_STREAM=%s is not a choice (auto, on or off)", v);
-    return -1;
+    return env_choice("POLYBSP_STREAM", stream_names, "choice", err, size);
 }
 
 core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu)
