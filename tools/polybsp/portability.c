@@ -18,7 +18,9 @@
  * which `--engine mpi` starts under mpiexec on P ranks once the options are
  * checked; there rank 0 runs the command and hands each program to the others.
  */
+#ifndef _DEFAULT_SOURCE /* smpicc defines it already */
 #define _DEFAULT_SOURCE /* mkdtemp */
+#endif
 #include "progress.h"
 #include "tool.h"
 
@@ -47,7 +49,7 @@
 const char cmd_portability_help[] =
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
     "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
-    "                           [-o FILE]\n"
+    "                           [-o FILE] [--platform P] [--hostfile F]\n"
     "\n"
     "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
     "equivalent programs (the same problem solved in different ways: FFT divide and\n"
@@ -72,7 +74,11 @@ const char cmd_portability_help[] =
     "                     terminal, a line per program otherwise)\n"
     "  --engine ENGINE    threads (the default), or mpi when built with MPI: runs\n"
     "                     polybsp-portability-mpi under mpiexec on P ranks; needs\n"
-    "                     --machine (from `polybsp probe --engine mpi`)\n"
+    "                     --machine (from `polybsp probe --engine mpi`); or smpi\n"
+    "                     when built with SimGrid: simulated ranks of --platform,\n"
+    "                     with --machine from `polybsp probe --engine smpi`\n"
+    "  --platform P       smpi: a SimGrid platform file or a shipped platform's name\n"
+    "  --hostfile F       smpi: the host of each rank, one a line\n"
     "  --format FORMAT    table (default) or json on stdout\n"
     "  -o, --output FILE  also write the JSON to FILE\n"
     "  -h, --help         show this help\n"
@@ -113,6 +119,7 @@ typedef struct results {
 typedef struct options {
     const char *machine, *output;
     const char *engine;
+    const char *platform, *hostfile; /* smpi */
     int procs, repeats, quick, json, quiet;
     tool_progress *progress;
 } options;
@@ -469,6 +476,10 @@ static int parse_args(int argc, char **argv, options *o)
                 return tool_usage_error("portability: engine '%s' is not available (available: %s)",
                                         v, tool_engine_list());
             o->engine = v;
+        } else if ((v = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
+            o->platform = v;
+        } else if ((v = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
+            o->hostfile = v;
         } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
             if (strcmp(v, "table") != 0 && strcmp(v, "json") != 0)
                 return tool_usage_error("portability: unknown format '%s' (expected table or json)",
@@ -486,13 +497,15 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!repeats_given && o->quick)
         o->repeats = 3;
-    if (strcmp(o->engine, "mpi") == 0 && !o->machine)
-        return tool_usage_error("portability: --engine mpi needs --machine FILE (made by "
-                                "'polybsp probe --engine mpi')");
-    if (strcmp(o->engine, "smpi") == 0)
-        return tool_usage_error(
-            "portability: engine 'smpi' cannot run the suite yet (docs/smpi.md)");
-    if (strcmp(o->engine, bsp_engine_name()) != 0 && strcmp(o->engine, "mpi") != 0)
+    int launched = strcmp(o->engine, "mpi") == 0 || strcmp(o->engine, "smpi") == 0;
+    if (launched && !o->machine)
+        return tool_usage_error("portability: --engine %s needs --machine FILE (made by "
+                                "'polybsp probe --engine %s')",
+                                o->engine, o->engine);
+    if ((o->platform || o->hostfile) && strcmp(o->engine, "smpi") != 0)
+        return tool_usage_error("portability: %s is for --engine smpi only",
+                                o->platform ? "--platform" : "--hostfile");
+    if (strcmp(o->engine, bsp_engine_name()) != 0 && !launched)
         return tool_usage_error("portability: this is the MPI engine's portability; run "
                                 "'polybsp portability' for engine '%s'",
                                 o->engine);
@@ -544,6 +557,9 @@ int cmd_portability(int argc, char **argv)
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     tool_progress_init(&progress, "portability", o.quiet);
+    if (strcmp(o.engine, bsp_engine_name()) != 0 && strcmp(o.engine, "smpi") == 0)
+        return tool_exec_smpi_sibling("portability", "polybsp-portability-smpi.so", o.platform,
+                                      o.hostfile, o.procs, argc, argv, NULL);
     if (strcmp(o.engine, bsp_engine_name()) != 0) /* --engine mpi from the threads tool */
         return tool_exec_sibling("portability", "polybsp-portability-mpi", o.procs, argc, argv);
 

@@ -428,8 +428,9 @@ static void run_irregular(void)
     free(st.staging);
 }
 
-/* On the MPI engine only rank 0 runs the command (polybsp-portability-mpi): it
- * hands the program to the other processes, which have their own memory. */
+/* On the MPI and smpi engines only rank 0 runs the command
+ * (polybsp-portability-mpi, -smpi.so): it hands the program to the other
+ * processes, which have their own memory (SMPI gives each rank its globals). */
 static void share_job(void)
 {
     struct job mine = job;
@@ -446,7 +447,7 @@ static void share_job(void)
 void portability_spmd(void)
 {
     bsp_begin(job.procs);
-    if (strcmp(bsp_engine_name(), "mpi") == 0)
+    if (strcmp(bsp_engine_name(), "threads") != 0)
         share_job();
     static void (*const run[NKINDS])(void) = {run_fft, run_bcast, run_pattern, run_inprod,
                                               run_irregular};

@@ -166,46 +166,18 @@ static int start_mpi_probe(int argc, char **argv, const probe_options *o)
     return status;
 }
 
-/* `--engine smpi` from the threads tool: the same options, less the ones that
- * chose the engine and the platform, with the process counts made explicit, to
- * polybsp-probe-smpi.so beside this program, through polybsp-smpirun. */
+/* `--engine smpi` from the threads tool: the same options, with the process
+ * counts made explicit, to polybsp-probe-smpi.so beside this program, through
+ * polybsp-smpirun. */
 static int start_smpi_probe(int argc, char **argv, const probe_options *o, const char *platform,
                             const char *hostfile)
 {
-    char self[PATH_MAX], procs[COST_MAX_PROCS * 12 + 16];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 32);
-    if (n <= 0)
-        return tool_usage_error("probe: cannot find polybsp-probe-smpi.so: %s", strerror(errno));
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    strcpy(slash ? slash + 1 : self, "polybsp-probe-smpi.so");
+    char procs[COST_MAX_PROCS * 12 + 16];
     int at = snprintf(procs, sizeof procs, "--procs=");
     for (size_t k = 0; k < o->nprocs; k++)
         at += snprintf(procs + at, sizeof procs - (size_t)at, "%s%d", k ? "," : "", o->procs[k]);
-    char **args = calloc((size_t)argc + 2, sizeof *args);
-    if (!args)
-        return tool_usage_error("probe: out of memory");
-    size_t m = 0;
-    args[m++] = self;
-    for (int i = 1; i < argc; i++) {
-        static const char *const skip[] = {"--engine", "--platform", "--hostfile"};
-        int skipped = 0;
-        for (size_t k = 0; k < sizeof skip / sizeof *skip; k++) {
-            size_t len = strlen(skip[k]);
-            if (strncmp(argv[i], skip[k], len) == 0 &&
-                (argv[i][len] == '\0' || argv[i][len] == '=')) {
-                if (argv[i][len] == '\0')
-                    i++; /* its value */
-                skipped = 1;
-            }
-        }
-        if (!skipped)
-            args[m++] = argv[i];
-    }
-    args[m++] = procs;
-    int status = tool_exec_smpi("probe", platform, hostfile, probe_most_procs(o), args);
-    free(args);
-    return status;
+    return tool_exec_smpi_sibling("probe", "polybsp-probe-smpi.so", platform, hostfile,
+                                  probe_most_procs(o), argc, argv, procs);
 }
 
 int cmd_probe(int argc, char **argv)

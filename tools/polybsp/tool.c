@@ -240,3 +240,42 @@ int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, 
                             tool_engine_list());
 #endif
 }
+
+int tool_exec_smpi_sibling(const char *cmd, const char *sibling, const char *platform,
+                           const char *hostfile, long np, int argc, char **argv, const char *extra)
+{
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    self[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash || (size_t)(slash + 1 - self) + strlen(sibling) >= sizeof self)
+        return tool_usage_error("%s: cannot find %s: %s", cmd, sibling,
+                                n <= 0 ? strerror(errno) : "path too long");
+    strcpy(slash + 1, sibling);
+    char **args = calloc((size_t)argc + 2, sizeof *args);
+    if (!args)
+        return tool_usage_error("%s: out of memory", cmd);
+    size_t m = 0;
+    args[m++] = self;
+    /* The options that chose the engine and the platform are the launcher's. */
+    static const char *const skip[] = {"--engine", "--platform", "--hostfile"};
+    for (int i = 1; i < argc; i++) {
+        int skipped = 0;
+        for (size_t k = 0; k < sizeof skip / sizeof *skip && !skipped; k++) {
+            size_t len = strlen(skip[k]);
+            if (strncmp(argv[i], skip[k], len) == 0 &&
+                (argv[i][len] == '\0' || argv[i][len] == '=')) {
+                if (argv[i][len] == '\0')
+                    i++; /* its value */
+                skipped = 1;
+            }
+        }
+        if (!skipped)
+            args[m++] = argv[i];
+    }
+    if (extra)
+        args[m++] = (char *)extra;
+    int status = tool_exec_smpi(cmd, platform, hostfile, np, args);
+    free(args);
+    return status;
+}

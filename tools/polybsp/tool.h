@@ -66,4 +66,10 @@ void portability_spmd(void);
 int tool_exec_smpi(const char *cmd, const char *platform, const char *hostfile, long np,
                    char *const *argv);
 
+/* The same for `sibling`, a program beside this one that smpirun loads (a
+ * shared object), with argv[1 .. argc) as its arguments less --engine,
+ * --platform and --hostfile (and their values), then extra if not NULL. */
+int tool_exec_smpi_sibling(const char *cmd, const char *sibling, const char *platform,
+                           const char *hostfile, long np, int argc, char **argv, const char *extra);
+
 #endif /* POLYBSP_TOOL_H */
