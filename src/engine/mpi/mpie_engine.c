@@ -294,7 +294,8 @@ int eng_ctx_init(core_ctx *c)
     c->e.reply = calloc(P, sizeof *c->e.reply);
     c->e.recs_len = calloc(P, sizeof *c->e.recs_len);
     c->e.value_at = calloc(P + 1, sizeof *c->e.value_at);
-    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at ? 0 : -1;
+    c->e.sends_to = calloc(P, sizeof *c->e.sends_to);
+    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at && c->e.sends_to ? 0 : -1;
 }
 
 void eng_ctx_free(core_ctx *c)
@@ -307,6 +308,7 @@ void eng_ctx_free(core_ctx *c)
     free(c->e.reply);
     core_buf_free(&c->e.values);
     free(c->e.recs_len);
+    free(c->e.sends_to);
     free(c->e.value_at);
     free(c->e.reqs);
     free(c->e.block_at);

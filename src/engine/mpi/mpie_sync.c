@@ -413,6 +413,8 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
             continue;
         }
         const core_buf *b = &c->e.in[q];
+        if (b->len == 0) /* no head from q (sparse exchange) */
+            continue;
         head_trailer t = trailer_of(b);
         size_t from = t.recs_len + t.hp_len, to = b->len - sizeof t;
         if (to > from)
@@ -501,6 +503,8 @@ static void land_records(core_proc *p, unsigned parity)
                 core_apply_records(p, src, c->out[parity][q].data, n);
             continue;
         }
+        if (c->e.in[q].len == 0) /* no head from q (sparse exchange) */
+            continue;
         head_trailer t = trailer_of(&c->e.in[q]);
         if (!t.recs_len)
             continue;
@@ -524,19 +528,36 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         mpie_coll_run(p, all);
 }
 
+/* From MPIE_SPARSE_MIN members on, a member sends a head only to the members
+ * it has records or get requests for, and learns how many heads to expect from
+ * one MPI_Reduce_scatter_block of those 0/1 flags: a superstep then costs
+ * messages in proportion to its traffic rather than P(P-1), which is what a
+ * large cluster (and the simulator's time, issue 11) pays for. Below it, every
+ * member hears from every other (an empty head is a few bytes), which costs
+ * less than the reduction's rounds. The barrier before every exchange keeps a
+ * superstep's heads from meeting the next one's. */
+enum { MPIE_SPARSE_MIN = 16 };
+
 static void exchange_data(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
-    int P = c->nprocs;
+    int P = c->nprocs, sparse = P >= MPIE_SPARSE_MIN, expect = P - 1;
     core_watch_enter(all & CORE_AT_ANY, p->step);
     c->e.nreqs = 0;
     for (int d = 0; d < P; d++)
         c->e.recs_len[d] = c->out[parity][d].len;
     int nreplies = c->ngets ? post_gets(c, parity) : 0;
+    if (sparse) {
+        for (int d = 0; d < P; d++) {
+            c->e.sends_to[d] = d != c->pid && c->out[parity][d].len > 0;
+            c->e.in[d].len = 0; /* no head from d: nothing to land */
+        }
+        MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
+    }
     for (int d = 0; d < P; d++)
-        if (d != c->pid)
+        if (d != c->pid && (!sparse || c->e.sends_to[d]))
             send_head(c, d, parity);
-    for (int k = 1; k < P; k++) {
+    for (int k = 0; k < expect; k++) {
         mpie_message msg;
         MPI_Status st;
         mpie_mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
