@@ -238,7 +238,8 @@ static void print_table(const results *s, const options *o, const cost_machine *
            m->engine, m->date);
     for (size_t i = 0; i < m->nprocs; i++)
         printf("%s %d", i ? "," : "", m->procs[i]);
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* A simulated platform has the cores its file says. */
+    long cores = strcmp(o->engine, "smpi") == 0 ? o->procs : sysconf(_SC_NPROCESSORS_ONLN);
     printf("\nrun         P = %d%s, engine %s, %d repeat%s per program, medians; work = "
            "measured w\n",
            o->procs, o->procs > cores ? " (oversubscribed)" : "", o->engine, o->repeats,
