@@ -149,16 +149,27 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 #endif
 }
 
+/* self = the path of program `sibling` in this program's directory; 0, or -1
+ * after one line `polybsp: CMD: cannot find ...`. */
+static int sibling_path(const char *cmd, const char *sibling, char self[PATH_MAX])
+{
+    ssize_t n = readlink("/proc/self/exe", self, PATH_MAX - 1);
+    self[n > 0 ? n : 0] = '\0';
+    char *slash = strrchr(self, '/');
+    if (!slash || (size_t)(slash + 1 - self) + strlen(sibling) >= PATH_MAX) {
+        tool_usage_error("%s: cannot find %s: %s", cmd, sibling,
+                         n <= 0 ? strerror(errno) : "path too long");
+        return -1;
+    }
+    strcpy(slash + 1, sibling);
+    return 0;
+}
+
 int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, char **argv)
 {
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(self, '/');
-    if (!slash || (size_t)(slash + 1 - self) + strlen(sibling) >= sizeof self)
-        return tool_usage_error("%s: cannot find %s: %s", cmd, sibling,
-                                n <= 0 ? strerror(errno) : "path too long");
-    strcpy(slash + 1, sibling);
+    if (sibling_path(cmd, sibling, self) != 0)
+        return TOOL_EXIT_USAGE;
     char **args = calloc((size_t)argc + 1, sizeof *args);
     if (!args)
         return tool_usage_error("%s: out of memory", cmd);
@@ -245,13 +256,8 @@ int tool_exec_smpi_sibling(const char *cmd, const char *sibling, const char *pla
                            const char *hostfile, long np, int argc, char **argv, const char *extra)
 {
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    self[n > 0 ? n : 0] = '\0';
-    char *slash = strrchr(self, '/');
-    if (!slash || (size_t)(slash + 1 - self) + strlen(sibling) >= sizeof self)
-        return tool_usage_error("%s: cannot find %s: %s", cmd, sibling,
-                                n <= 0 ? strerror(errno) : "path too long");
-    strcpy(slash + 1, sibling);
+    if (sibling_path(cmd, sibling, self) != 0)
+        return TOOL_EXIT_USAGE;
     char **args = calloc((size_t)argc + 2, sizeof *args);
     if (!args)
         return tool_usage_error("%s: out of memory", cmd);
