@@ -231,8 +231,13 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
         fprintf(f,
                 "BSP*        no usable plane over %zu cells (timings too noisy); g* = g, B = 0\n",
                 s->bspstar_cells);
-    fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, mean over the processes)\n",
-            m->rate);
+    if (m->rate > 0)
+        fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, mean over the processes)\n",
+                m->rate);
+    else
+        fputs("rate        not measurable: computation takes no time on this clock (left out of "
+              "the machine file)\n",
+              f);
     fprintf(f, "noise       median spread %.2f %% (interquartile range / median per cell)\n",
             m->spread);
 }
