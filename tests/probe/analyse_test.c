@@ -25,11 +25,11 @@
 #include "probe/probe_analyse.h"
 #include "probe/probe_pattern.h"
 
+#include "check.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures;
 
 /* Relative tolerance, or absolute when the expected value is 0. */
 #define CHECK_NEAR(actual, expected, tolerance)                                                    \
@@ -39,14 +39,6 @@ static int failures;
             failures++;                                                                            \
             fprintf(stderr, "FAIL %s:%d: %s is %.10g, expected %.10g\n", __FILE__, __LINE__,       \
                     #actual, a_, e_);                                                              \
-        }                                                                                          \
-    } while (0)
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                        \
         }                                                                                          \
     } while (0)
 

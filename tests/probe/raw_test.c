@@ -11,20 +11,12 @@
  */
 #include "probe/probe_raw.h"
 
+#include "check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);                        \
-        }                                                                                          \
-    } while (0)
 
 enum { NSIZES = 2, NCELLS = PROBE_NPRIMS * COST_NPATTERNS * NSIZES + 2, NPROCS = 2 };
 
