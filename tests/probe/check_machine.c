@@ -11,7 +11,7 @@
  * CCM section with every collective, partition and rejoin, each with a, b, c >= 0 (and c_above
  * >= 0 above a break h_break > 0 when there are two pieces). A pattern or level or P named in
  * ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves out a fit that noise
- * tilted to g <= 0, and says so. Level 0 may not.
+ * tilted to g <= 0, and says so.
  * Exit status 0, or 1 after naming every failed check.
  */
 #include "cost/cost_machine.h"

@@ -9,6 +9,8 @@
 # With PROBE_ENGINE=mpi the probe runs with `--engine mpi` and PROGRAM (then
 # linked with libpolybsp_mpi) on 4 ranks through PROBE_MPIRUN (tests/mpirun.sh).
 set -u
+# shellcheck source=tests/probe/noted_absent.sh
+. "$(dirname "$0")/noted_absent.sh"
 engine=${PROBE_ENGINE:-threads}
 tool=$1
 checker=$2
@@ -28,10 +30,11 @@ fail() {
 "$tool" probe --engine "$engine" --quick --budget 5 --procs 2,4 -o "$out" \
     >"$out.stdout" 2>"$out.stderr" ||
     fail "polybsp probe exited with status $?"
-# Fits the probe reported as noise-dominated (a busy machine) may be absent, as
-# in quick.sh; predict needs both D-BSP levels, so those must be there.
-absent=$(sed -n -e 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' \
-    -e 's/^note  *P = \([0-9]*\): g <= 0.*/P\1/p' "$out.stdout")
+# Fits the probe noted as noise-dominated may be absent. predict charges a
+# superstep the level of the smallest clusters in the file that hold it, so a
+# missing level i > 0 falls back to a coarser one; without level 0, --model dbsp
+# must refuse with one line naming the clusters it lacks.
+absent=$(noted_absent "$out.stdout")
 # shellcheck disable=SC2086
 "$checker" "$out" 2,4 $absent || fail "check_machine rejected $out"
 run=""
@@ -42,6 +45,14 @@ grep -q "\"engine\":\"$engine\"" "$trace" || fail "the trace does not say engine
 grep -q '^traced_prog: OK$' "$out.stdout" || fail "$program did not say OK"
 
 for model in dbsp ccm; do
+    if [ $model = dbsp ] && echo "$absent" | grep -qx dbsp.0; then
+        "$tool" predict --machine "$out" --model dbsp "$trace" >"$out.stdout" 2>"$out.stderr" &&
+            fail "predict --model dbsp without level 0 exited with status 0"
+        if [ "$(wc -l <"$out.stderr")" != 1 ] || ! grep -q 'no clusters of' "$out.stderr"; then
+            fail "predict --model dbsp without level 0: not a one-line error"
+        fi
+        continue
+    fi
     "$tool" predict --machine "$out" --model $model "$trace" >"$out.stdout" 2>"$out.stderr" ||
         fail "predict --model $model exited with status $?"
     case $model in dbsp) row=D-BSP ;; ccm) row=CCM ;; esac

@@ -10,6 +10,8 @@
 # engine (`--engine mpi`), and the output and the file (check_machine reads
 # PROBE_ENGINE too) must say so.
 set -u
+# shellcheck source=tests/probe/noted_absent.sh
+. "$(dirname "$0")/noted_absent.sh"
 engine=${PROBE_ENGINE:-threads}
 tool=$1
 checker=$2
@@ -45,9 +47,6 @@ if [ "$fail" = 1 ]; then
     echo "--- stderr:"; cat "$out.stderr"
     exit 1
 fi
-# Fits the probe reported as noise-dominated (a busy machine) may be absent.
-absent=$(sed -n -e 's/^note  *bsp_\([a-z]*\) \([a-z]*\): g <= 0.*/\1.\2/p' \
-    -e 's/^note  *D-BSP level \([0-9]*\): g <= 0.*/dbsp.\1/p' \
-    -e 's/^note  *P = \([0-9]*\): g <= 0.*/P\1/p' "$out.stdout")
+absent=$(noted_absent "$out.stdout")
 # shellcheck disable=SC2086
 exec "$checker" "$out" "$procs" $absent
