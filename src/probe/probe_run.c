@@ -308,16 +308,22 @@ static int rate_procs(const probe_options *o)
     return P;
 }
 
+static int levels_procs(const probe_options *o)
+{
+    return o->dbsp_procs > 0 ? o->dbsp_procs : o->procs[o->nprocs - 1];
+}
+
 int probe_most_procs(const probe_options *o)
 {
     int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1];
+    most = levels_procs(o) > most ? levels_procs(o) : most;
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
     for (size_t p = 0; p < nccm; p++)
         most = ccm_procs[p] > most ? ccm_procs[p] : most;
     return most;
 }
 
-/* The D-BSP levels at the largest P, then the CCM collectives at each of their
+/* The D-BSP levels at the largest P (or o->dbsp_procs), then the CCM collectives at each of their
  * P values, in what the patterns left of the budget: the levels get
  * levels_share of it, each CCM section an equal share of the rest. */
 static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
@@ -328,7 +334,7 @@ static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
     double left = fmax(0.0, o->budget - elapsed(r));
 
-    *lv = (probe_levels){.nprocs = o->procs[o->nprocs - 1],
+    *lv = (probe_levels){.nprocs = levels_procs(o),
                          .nsizes = o->nsizes,
                          .rounds = t->levels,
                          .seed = r->random ^ 0x4442535000000000ull, /* "DBSP" */

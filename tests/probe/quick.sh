@@ -8,7 +8,8 @@
 # it wrote (where a pattern or a D-BSP level may be missing only if the probe
 # said why). With PROBE_ENGINE=mpi in the environment the probe runs on the MPI
 # engine (`--engine mpi`), and the output and the file (check_machine reads
-# PROBE_ENGINE too) must say so.
+# PROBE_ENGINE too) must say so. With PROBE_DBSP_PROCS=N the probe gets
+# `--dbsp-procs N`, and Table D-BSP and the file's levels must be those of N.
 set -u
 # shellcheck source=tests/probe/noted_absent.sh
 . "$(dirname "$0")/noted_absent.sh"
@@ -20,8 +21,9 @@ shift 3
 procs=$(echo "$*" | tr ' ' ',')
 rm -f "$out" "$out.stdout" "$out.stderr"
 
-"$tool" probe --engine "$engine" --quick --budget 5 --procs "$procs" -o "$out" \
-    >"$out.stdout" 2>"$out.stderr"
+dbsp=${PROBE_DBSP_PROCS:-}
+"$tool" probe --engine "$engine" --quick --budget 5 --procs "$procs" ${dbsp:+--dbsp-procs "$dbsp"} \
+    -o "$out" >"$out.stdout" 2>"$out.stderr"
 status=$?
 fail=0
 if [ "$status" -ne 0 ]; then
@@ -38,6 +40,10 @@ for text in "Table E.1" "Table E.2" "Table PP.1" "Table PP.2" "Table OA.1" "Tabl
         fail=1
     fi
 done
+if [ -n "$dbsp" ] && ! grep -q "^Table D-BSP .*P = $dbsp\b" "$out.stdout"; then
+    echo "FAIL: Table D-BSP is not at P = $dbsp"
+    fail=1
+fi
 if ! grep -q '^polybsp probe: .*%' "$out.stderr" || grep -q "$(printf '\r')" "$out.stderr"; then
     echo "FAIL: stderr is not plain progress lines"
     fail=1

@@ -31,7 +31,8 @@
 
 const char cmd_probe_help[] =
     "usage: polybsp probe [-o FILE] [--raw FILE] [--budget SECONDS] [--procs LIST]\n"
-    "                     [--sizes LIST] [--experiments N] [--quick] [--quiet]\n"
+    "                     [--sizes LIST] [--dbsp-procs P] [--experiments N]\n"
+    "                     [--quick] [--quiet]\n"
     "                     [--engine ENGINE] [--platform P] [--hostfile F]\n"
     "\n"
     "Measures this machine's BSP parameters the way Rodriguez et al. (\"h-relation\n"
@@ -40,7 +41,7 @@ const char cmd_probe_help[] =
     "bsp_put and bsp_hpput, at several sizes and numbers of processes; least-squares\n"
     "L and g per pattern and overall; their errors; BSP*'s g* and critical block size\n"
     "B; the computation rate r; D-BSP's g_i and L_i for each level of clusters of\n"
-    "P/2^i processes down to 1 (P the largest given); and CCM's T(P,h) = a +\n"
+    "P/2^i processes down to 1 (P the largest given, or --dbsp-procs); and CCM's T(P,h) = a +\n"
     "b*ceil(log2 P) + c*h, linear by pieces in h, of every collective, partition\n"
     "and rejoin, from traced runs at two or more P (the given ones, or P and 2P).\n"
     "Prints the paper's tables, Table D-BSP and Table CCM, and writes the machine\n"
@@ -58,6 +59,9 @@ const char cmd_probe_help[] =
     "  --sizes LIST        h-relation sizes in bytes, even (default the paper's 6720,\n"
     "                      26880, 107520, 430080, 1720320; the empty superstep is\n"
     "                      always measured too)\n"
+    "  --dbsp-procs P      measure the D-BSP levels at P processes (default the\n"
+    "                      largest of --procs): a big machine's hierarchy without\n"
+    "                      the patterns' cost there (P^2 messages for AllToAll)\n"
     "  --experiments N     samples per cell at most (default 100; the paper's 500 needs\n"
     "                      a larger --budget)\n"
     "  --quick             a tiny run (3 sizes, few samples), for tests\n"
@@ -229,6 +233,15 @@ int cmd_probe(int argc, char **argv)
                                         "even byte counts in [2, %ld], comma-separated)",
                                         v, COST_MAX_SIZES, PROBE_MAX_BYTES);
             sizes_given = 1;
+        } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-procs", &missing)) != NULL) {
+            char *end;
+            errno = 0;
+            long P = strtol(v, &end, 10);
+            if (end == v || *end != '\0' || errno != 0 || P < 2 || P > MAX_PROCS_VALUE)
+                return tool_usage_error(
+                    "probe: invalid --dbsp-procs '%s' (expected an integer in [2, %d])", v,
+                    MAX_PROCS_VALUE);
+            o.dbsp_procs = (int)P;
         } else if ((v = tool_option_value(argc, argv, &i, "--experiments", &missing)) != NULL) {
             char *end;
             errno = 0;
