@@ -9,8 +9,13 @@
 #              that every i-cluster is a sub-torus as square as it can be (the
 #              recursive bisection the paper's simulations assume).
 # PLATFORM:DIMS defaults: torus-8x8:8,8 torus-4x4x4:4,4,4 (a shipped torus and
-# the sizes of its dimensions, powers of two). Not a test; a few minutes per
-# platform on 2 cores. Prints one Markdown table per platform.
+# the sizes of its dimensions, powers of two). Above 64 nodes the patterns'
+# P² messages would take the simulator hours, so the probe measures them at
+# P = 2, 4 only and the levels at all nodes (--dbsp-procs), with sizes up to
+# 1.7 MB (each rank holds two buffers of half the largest). POLYBSP_SMPI_FLAGS
+# passes on, e.g. --cfg=smpi/simulate-computation:no for the network alone.
+# Not a test; a few minutes per platform on 2 cores (P = 1024: about 4 minutes
+# per placement). Prints one Markdown table per platform.
 set -u
 if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
   echo "usage: $0 BUILD_DIR [PLATFORM:DIMS ...]   (a built polybsp build directory)" >&2
@@ -58,10 +63,15 @@ for spec in "$@"; do
   for order in row-major bisection; do
     hosts=
     [ "$order" = bisection ] && hosts="--hostfile $tmp/hosts"
-    echo "probing $platform, P = $((P / 2)),$P, $order ..." >&2
+    if [ "$P" -gt 64 ]; then
+      procs="--procs 2,4 --dbsp-procs $P --sizes 6720,107520,1720320"
+    else
+      procs="--procs $((P / 2)),$P"
+    fi
+    echo "probing $platform, $procs, $order ..." >&2
     # shellcheck disable=SC2086
     "$polybsp" probe --engine smpi --platform "$platform" $hosts --quick --quiet \
-      --procs "$((P / 2)),$P" -o "$tmp/$order.json" >"$tmp/$order.out" 2>&1 ||
+      $procs -o "$tmp/$order.json" >"$tmp/$order.out" 2>&1 ||
       { echo "probe failed: $(tail -n 2 "$tmp/$order.out")" >&2; exit 1; }
     levels "$tmp/$order.json" >"$tmp/$order.levels"
   done
