@@ -298,9 +298,14 @@ static int write_machine(FILE *out, const char *path, const cost_machine *m, cha
 }
 
 /* The rate is measured with every core busy, as programs run: on the most
- * processes that still fit the cores. */
+ * processes that still fit the cores. A simulated core computes alone whatever
+ * the others do, and every rank's loop runs on this machine's one core: the
+ * first host's rank alone (at P = 64 under smpi/simulate-computation:no, 64
+ * capped loops took minutes). */
 static int rate_procs(const probe_options *o)
 {
+    if (o->simulated)
+        return 1;
     int P = o->procs[0];
     for (size_t p = 0; p < o->nprocs; p++)
         if (o->procs[p] <= o->cores)
