@@ -13,33 +13,12 @@
 # for several: a calibration whose fitted line is negative there).
 # Not a test; prints two Markdown tables.
 # Environment: BC_P (default "2 4"), BC_N (default "8 1024 65536 1048576"), ROUNDS (5),
-# BC_REPS (21). BC_PLATFORM=NAME runs on that simulated platform instead
-# (docs/smpi.md): broadcast_study is built with bspcc --engine smpi and run with
-# polybsp run --engine smpi, and MACHINE_FILE, required, must be the platform's
-# calibration (polybsp probe --engine smpi --platform NAME).
-if [ -n "${BC_PLATFORM:-}" ] && ! [ -f "${2:-}" ]; then
-  echo "$0: BC_PLATFORM needs MACHINE_FILE, the platform's calibration" >&2
-  exit 2
-fi
+# BC_REPS (21). PAPER_PLATFORM=NAME runs on that simulated platform instead
+# (lib.sh; MACHINE_FILE, required, is the platform's calibration).
 . "$(dirname "$0")/lib.sh"
 paper_setup "$@"
 reps=${BC_REPS:-21}
-if [ -n "${BC_PLATFORM:-}" ]; then
-  examples=$(cd "$(dirname "$0")/../../examples" && pwd)
-  "$build/tools/bspcc/bspcc" --engine smpi -O2 -I"$examples" -o "$tmp/broadcast_study.so" \
-    "$examples/broadcast_study.c" "$examples/common/ex_util.c" -lm || exit 1
-fi
-# study P ARGS...: one run of broadcast_study on P processes, in $tmp.
-study() {
-  _p=$1
-  shift
-  if [ -n "${BC_PLATFORM:-}" ]; then
-    (cd "$tmp" && "$polybsp" run --engine smpi --platform "$BC_PLATFORM" -p "$_p" \
-      "$tmp/broadcast_study.so" "$@")
-  else
-    (cd "$tmp" && POLYBSP_NPROCS=$_p "$bin/broadcast_study" "$@")
-  fi
-}
+paper_program broadcast_study
 rows="$tmp/rows"
 : >"$rows"
 echo "| P | n (bytes) | algorithm | time (s) | REAL (s) | BSP (s) | D-BSP (s) | D-BSP/group (s) | CCM (s) |"
@@ -52,7 +31,7 @@ for p in ${BC_P:-2 4}; do
     r=0
     while [ $r -lt "${ROUNDS:-5}" ]; do
       for alg in $algs; do
-        out=$(study "$p" --alg $alg -n "$n" --reps $reps --trace) || exit 1
+        out=$(paper_run "$p" broadcast_study --alg $alg -n "$n" --reps $reps --trace) || exit 1
         record $alg time "$(echo "$out" | sed -n 's/.*: median \([^ ]*\) s over.*/\1/p')"
         record_predicted $alg "$tmp/polybsp-trace.jsonl" $reps bsp dbsp ccm dbsp-group
       done

@@ -10,9 +10,12 @@
 # Not a test; prints a Markdown table.
 # Environment: HM_P (default "2 4"), HM_H (default 4096), HM_WORDS (default 1),
 # ROUNDS (5). m takes the values h (one sender), h*P/2 and h*P (all send h).
+# PAPER_PLATFORM=NAME runs on that simulated platform instead (lib.sh;
+# MACHINE_FILE, required, is the platform's calibration).
 . "$(dirname "$0")/lib.sh"
 paper_setup "$@"
 reps=21
+paper_program hm_routing
 h=${HM_H:-4096}
 echo "| P | h | m | route | time (s) | REAL (s) | BSP (s) | D-BSP (s) | D-BSP/group (s) |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -22,7 +25,7 @@ for p in ${HM_P:-2 4}; do
     r=0
     while [ $r -lt "${ROUNDS:-5}" ]; do
       for route in direct ascend; do
-        out=$(cd "$tmp" && POLYBSP_NPROCS=$p "$bin/hm_routing" --route $route --h "$h" --m "$m" \
+        out=$(paper_run "$p" hm_routing --route $route --h "$h" --m "$m" \
           --words "${HM_WORDS:-1}" --reps $reps --trace) || exit 1
         echo "$out" | sed -n 's/.*\(direct\|down to level [0-9]*\).*/\1/p' | head -n 1 >"$tmp/label.$route"
         record $route time "$(echo "$out" | sed -n 's/^time: median \([^ ]*\) s.*/\1/p')"

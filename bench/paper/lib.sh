@@ -5,6 +5,13 @@
 #       --sizes 8,64,512,4096,32768,131072 --budget 90` (about the sizes these
 #       programs send) when that
 #       file does not exist, or such a fresh calibration when none is given.
+#       With PAPER_PLATFORM=NAME the programs run on that simulated platform
+#       (docs/smpi.md) and MACHINE, required, must be its calibration
+#       (polybsp probe --engine smpi --platform NAME).
+#   paper_program NAME           makes example NAME runnable by paper_run: on a
+#       platform, builds it with bspcc --engine smpi into $tmp/NAME.so.
+#   paper_run P NAME ARGS...     one run of example NAME on P processes, in $tmp:
+#       the threads engine, or polybsp run --engine smpi on PAPER_PLATFORM.
 #   median N...                  the median of the numbers (the mean of the two
 #       middle ones for an even count).
 #   predict_total TRACE [--dbsp-label L] MODEL...
@@ -35,9 +42,31 @@ paper_setup() {
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-paper.XXXXXX") || exit 1
   trap 'rm -rf "$tmp"' EXIT HUP INT TERM
   machine=${2:-$tmp/machine.json}
+  if [ -n "${PAPER_PLATFORM:-}" ] && [ ! -f "$machine" ]; then
+    echo "$0: PAPER_PLATFORM needs MACHINE_FILE, the platform's calibration" >&2
+    exit 2
+  fi
   if [ ! -f "$machine" ]; then
     echo "calibrating: polybsp probe -p 2,4 --sizes 8,64,512,4096,32768,131072 --budget 90 (a minute or two) ..." >&2
     "$polybsp" probe -p 2,4 --sizes 8,64,512,4096,32768,131072 --budget 90 -o "$machine" >/dev/null || exit 1
+  fi
+}
+
+paper_program() {
+  [ -n "${PAPER_PLATFORM:-}" ] || return 0
+  _pb_examples=$(cd "$(dirname "$0")/../../examples" && pwd)
+  "$build/tools/bspcc/bspcc" --engine smpi -O2 -I"$_pb_examples" -o "$tmp/$1.so" \
+    "$_pb_examples/$1.c" "$_pb_examples/common/ex_util.c" -lm || exit 1
+}
+
+paper_run() {
+  _pb_p=$1 _pb_name=$2
+  shift 2
+  if [ -n "${PAPER_PLATFORM:-}" ]; then
+    (cd "$tmp" && "$polybsp" run --engine smpi --platform "$PAPER_PLATFORM" -p "$_pb_p" \
+      "$tmp/$_pb_name.so" "$@")
+  else
+    (cd "$tmp" && POLYBSP_NPROCS=$_pb_p "$bin/$_pb_name" "$@")
   fi
 }
 
