@@ -54,6 +54,11 @@ void mpie_await_stop(void) __attribute__((noreturn));
  * becomes one, and rank 0's end (its main returning) ends the job. */
 void mpie_follow_rank0(int rank);
 #endif
+/* A long simulation says it is alive (mpie_port.c): under SMPI, run pid 0
+ * prints its superstep and the simulated time on stderr once a minute of this
+ * machine's time (POLYBSP_SMPI_PROGRESS seconds); elsewhere nothing. Called at the end of every
+ * superstep. */
+void mpie_progress(const core_ctx *c);
 /* Waits, polling, for a message of source and tag. */
 void mpie_mprobe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Status *st);
 

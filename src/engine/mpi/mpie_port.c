@@ -10,6 +10,54 @@
 #ifdef POLYBSP_SMPI
 #include <simgrid/actor.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+enum { PROGRESS_EVERY_STEPS = 64 };
+
+/* POLYBSP_SMPI_PROGRESS: seconds between lines (default 60; 0: none). */
+static double progress_seconds(void)
+{
+    const char *v = getenv("POLYBSP_SMPI_PROGRESS");
+    char *end;
+    double s = v && *v ? strtod(v, &end) : 60;
+    return v && *v && (*end != '\0' || !(s >= 0)) ? 60 : s;
+}
+
+/* This machine's clock: SMPI's smpi_helpers.h makes clock_gettime the
+ * simulated one, the system call is not. */
+static double wall_now(void)
+{
+    struct timespec ts;
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Every PROGRESS_EVERY_STEPS supersteps only: the clock's read is computation
+ * that SMPI charges to the simulated host. Only pid 0 keeps these counters
+ * (globals are per rank under SMPI). */
+void mpie_progress(const core_ctx *c)
+{
+    static unsigned long steps;
+    static double every = -1, next;
+    if (c->proc->pid != 0 || ++steps % PROGRESS_EVERY_STEPS != 0)
+        return;
+    if (every < 0)
+        every = progress_seconds();
+    if (every == 0)
+        return;
+    double now = wall_now();
+    if (next == 0)
+        next = now + every;
+    if (now < next)
+        return;
+    next = now + every;
+    fprintf(stderr, "polybsp: smpi: pid 0 at superstep %lu, simulated time %.6g s\n", c->proc->step,
+            core_now() - c->proc->run->t0);
+}
+
 /* SMPI (SimGrid 3.32) has no matched probe. A plain probe then a receive on the
  * probed source and tag takes the same message: each rank has one thread that
  * receives, and MPI keeps messages of one source and tag in order. */
@@ -79,4 +127,6 @@ void mpie_await_stop(void)
     for (;;)
         pause();
 }
+
+void mpie_progress(const core_ctx *c) { (void)c; }
 #endif

@@ -579,6 +579,6 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
 
 void eng_superstep_done(core_ctx *c, unsigned all)
 {
-    (void)c;
     (void)all;
+    mpie_progress(c);
 }
