@@ -17,6 +17,7 @@
 #include "cost/cost_model.h"
 #include "cost/cost_trace.h"
 #include "cost/cost_tree.h"
+#include "unit.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -25,17 +26,7 @@
 #include <unistd.h>
 
 static const char *data_dir;
-static int failures;
 static char err[8192];
-
-#define CHECK(cond)                                                                                \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            failures++;                                                                            \
-        }                                                                                          \
-    } while (0)
-
 #define NEAR(got, want) near_at(__FILE__, __LINE__, #got, (got), (want))
 #define SAME_STR(got, want) same_str_at(__FILE__, __LINE__, (got), (want))
 

@@ -25,7 +25,7 @@
 #include "probe/probe_analyse.h"
 #include "probe/probe_pattern.h"
 
-#include "check.h"
+#include "unit.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@
  */
 #include "cost/cost_machine.h"
 
-#include "check.h"
+#include "unit.h"
 
 #include <math.h>
 #include <stdio.h>

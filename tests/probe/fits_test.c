@@ -15,7 +15,7 @@
 #include "probe/probe_levels.h"
 #include "probe/probe_measure.h"
 
-#include "check.h"
+#include "unit.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -7,21 +7,11 @@
  */
 #include "probe/probe_pattern.h"
 
+#include "unit.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: %s: ", __FILE__, __LINE__, #cond);                        \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fputc('\n', stderr);                                                                   \
-        }                                                                                          \
-    } while (0)
 
 static void check(cost_pattern pat, int P, long h, int split)
 {
@@ -35,18 +25,18 @@ static void check(cost_pattern pat, int P, long h, int split)
     }
     for (int s = 0; s < P; s++) {
         size_t n = probe_messages(pat, P, s, h, split, m);
-        CHECK(n <= probe_max_messages(P, split), "pattern %d P %d h %ld", pat, P, h);
+        CHECKF(n <= probe_max_messages(P, split), "pattern %d P %d h %ld", pat, P, h);
         for (size_t i = 0; i < n; i++) {
-            CHECK(m[i].dest >= 0 && m[i].dest < P && m[i].dest != s, "dest %d from %d", m[i].dest,
-                  s);
-            CHECK(m[i].nbytes > 0, "empty message");
-            CHECK(m[i].src_off >= 0 && m[i].src_off + m[i].nbytes <= h, "source range");
-            CHECK(m[i].dst_off >= 0 && m[i].dst_off + m[i].nbytes <= h, "destination range");
+            CHECKF(m[i].dest >= 0 && m[i].dest < P && m[i].dest != s, "dest %d from %d", m[i].dest,
+                   s);
+            CHECKF(m[i].nbytes > 0, "empty message");
+            CHECKF(m[i].src_off >= 0 && m[i].src_off + m[i].nbytes <= h, "source range");
+            CHECKF(m[i].dst_off >= 0 && m[i].dst_off + m[i].nbytes <= h, "destination range");
             for (long b = 0; b < m[i].nbytes && m[i].dst_off + m[i].nbytes <= h; b++) {
                 unsigned char *w =
                     &written[(size_t)m[i].dest * (size_t)h + (size_t)(m[i].dst_off + b)];
-                CHECK(!*w, "pattern %d P %d h %ld split %d: byte %ld of %d written twice", pat, P,
-                      h, split, m[i].dst_off + b, m[i].dest);
+                CHECKF(!*w, "pattern %d P %d h %ld split %d: byte %ld of %d written twice", pat, P,
+                       h, split, m[i].dst_off + b, m[i].dest);
                 *w = 1;
             }
             out[s] += m[i].nbytes;
@@ -61,29 +51,31 @@ static void check(cost_pattern pat, int P, long h, int split)
         hmax = mx > hmax ? mx : hmax;
     }
     long want_max = pat == COST_EXCHANGE || pat == COST_ALLTOALL ? h / 2 : h;
-    CHECK(hsum == h, "pattern %d P %d h %ld split %d: h with @ = sum is %ld", pat, P, h, split,
-          hsum);
-    CHECK(hmax == want_max, "pattern %d P %d h %ld split %d: h with @ = max is %ld", pat, P, h,
-          split, hmax);
+    CHECKF(hsum == h, "pattern %d P %d h %ld split %d: h with @ = sum is %ld", pat, P, h, split,
+           hsum);
+    CHECKF(hmax == want_max, "pattern %d P %d h %ld split %d: h with @ = max is %ld", pat, P, h,
+           split, hmax);
     long bytes, msgs;
-    CHECK(probe_relation(pat, P, h, split, 1, &bytes, &msgs) == 0 && bytes == h, "relation sum");
-    CHECK(probe_relation(pat, P, h, split, 0, &bytes, &msgs) == 0 && bytes == want_max,
-          "relation max");
+    CHECKF(probe_relation(pat, P, h, split, 1, &bytes, &msgs) == 0 && bytes == h, "relation sum");
+    CHECKF(probe_relation(pat, P, h, split, 0, &bytes, &msgs) == 0 && bytes == want_max,
+           "relation max");
 
     /* Who sends, as the paper defines the patterns. */
     for (int s = 0; s < P; s++) {
         int sends = nout[s] > 0;
         switch (pat) {
-        case COST_EXCHANGE: CHECK(sends == ((s ^ 1) < P), "Exchange: %d sends %d", s, sends); break;
-        case COST_PINGPONG:
-            CHECK(sends == (s % 2 == 0 && s + 1 < P), "PingPong: %d sends %d", s, sends);
+        case COST_EXCHANGE:
+            CHECKF(sends == ((s ^ 1) < P), "Exchange: %d sends %d", s, sends);
             break;
-        case COST_ONETOALL: CHECK(sends == (s == 0), "OneToAll: %d sends %d", s, sends); break;
+        case COST_PINGPONG:
+            CHECKF(sends == (s % 2 == 0 && s + 1 < P), "PingPong: %d sends %d", s, sends);
+            break;
+        case COST_ONETOALL: CHECKF(sends == (s == 0), "OneToAll: %d sends %d", s, sends); break;
         case COST_ALLTOONE:
             /* Shares of h may be empty only when h < P - 1. */
-            CHECK(s == 0 ? !sends : (sends || h < P - 1), "AllToOne: %d sends %d", s, sends);
+            CHECKF(s == 0 ? !sends : (sends || h < P - 1), "AllToOne: %d sends %d", s, sends);
             break;
-        case COST_ALLTOALL: CHECK(sends, "AllToAll: %d sends nothing", s); break;
+        case COST_ALLTOALL: CHECKF(sends, "AllToAll: %d sends nothing", s); break;
         }
     }
     free(m);
@@ -105,14 +97,14 @@ int main(void)
 
     /* BSP*: k pieces per message, k messages each way in an Exchange. */
     long bytes, msgs;
-    CHECK(probe_relation(COST_EXCHANGE, 2, 8192, 64, 1, &bytes, &msgs) == 0 && bytes == 8192 &&
-              msgs == 128,
-          "Exchange split 64, @ = sum: %ld bytes, %ld messages", bytes, msgs);
-    CHECK(probe_relation(COST_EXCHANGE, 2, 8192, 64, 0, &bytes, &msgs) == 0 && bytes == 4096 &&
-              msgs == 64,
-          "Exchange split 64, @ = max: %ld bytes, %ld messages", bytes, msgs);
-    CHECK(probe_relation(COST_ALLTOALL, 4, 6720, 1, 1, &bytes, &msgs) == 0 && msgs == 6,
-          "AllToAll P 4: %ld messages in and out", msgs);
+    CHECKF(probe_relation(COST_EXCHANGE, 2, 8192, 64, 1, &bytes, &msgs) == 0 && bytes == 8192 &&
+               msgs == 128,
+           "Exchange split 64, @ = sum: %ld bytes, %ld messages", bytes, msgs);
+    CHECKF(probe_relation(COST_EXCHANGE, 2, 8192, 64, 0, &bytes, &msgs) == 0 && bytes == 4096 &&
+               msgs == 64,
+           "Exchange split 64, @ = max: %ld bytes, %ld messages", bytes, msgs);
+    CHECKF(probe_relation(COST_ALLTOALL, 4, 6720, 1, 1, &bytes, &msgs) == 0 && msgs == 6,
+           "AllToAll P 4: %ld messages in and out", msgs);
     if (failures) {
         fprintf(stderr, "%d failures\n", failures);
         return 1;

@@ -11,7 +11,7 @@
  */
 #include "probe/probe_raw.h"
 
-#include "check.h"
+#include "unit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
