@@ -281,6 +281,9 @@ int tool_exec_smpi_sibling(const char *cmd, const char *sibling, const char *pla
     }
     if (extra)
         args[m++] = (char *)extra;
+    /* The probe and the portability suite print their own progress: the
+     * engine's line (mpie_progress) would say it twice, unless asked for. */
+    setenv("POLYBSP_SMPI_PROGRESS", "0", 0);
     int status = tool_exec_smpi(cmd, platform, hostfile, np, args);
     free(args);
     return status;
