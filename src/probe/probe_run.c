@@ -96,6 +96,10 @@ typedef struct run {
     double expected; /* seconds the whole run should take, for the progress fraction */
     double later;    /* seconds the phases after the current one may take */
     char phase[64];
+    /* On a simulator the clock is simulated and the budget says nothing of the
+     * wait: progress counts phases instead, each weighted by what it costs the
+     * simulator (about P² messages a pattern section, P a level or collective). */
+    double sim_done, sim_step, sim_total;
     uint64_t random;
 } run;
 
@@ -109,8 +113,24 @@ static double elapsed(const run *r)
 static void tick(void *ctx)
 {
     run *r = ctx;
+    double done = r->o->simulated ? r->sim_done / r->sim_total : elapsed(r) / r->expected;
     if (r->o->progress)
-        r->o->progress(r->o->ctx, fmin(0.99, elapsed(r) / r->expected), r->phase);
+        r->o->progress(r->o->ctx, fmin(0.99, done), r->phase);
+}
+
+/* The simulator's cost of a phase at P, in the units of sim_total. */
+static double pattern_weight(int P) { return (double)P * P; }
+static double model_weight(int P, size_t n) { return (double)P * (double)n; }
+
+/* The next phase begins: the last one is done. */
+static void enter_phase(run *r, double weight, const char *name, int P)
+{
+    r->sim_done += r->sim_step;
+    r->sim_step = weight;
+    if (P > 0)
+        snprintf(r->phase, sizeof r->phase, "P = %d: %s", P, name);
+    else
+        snprintf(r->phase, sizeof r->phase, "%s", name);
 }
 
 /* A phase planned the rest of its rounds: the run should end that much later,
@@ -350,7 +370,8 @@ static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
     lv->rounds.deadline = t->levels_share * left;
     r->later = left - lv->rounds.deadline;
     r->expected = elapsed(r) + left;
-    snprintf(r->phase, sizeof r->phase, "P = %d: D-BSP levels", lv->nprocs);
+    enter_phase(r, model_weight(lv->nprocs, probe_levels_count(lv->nprocs)), "D-BSP levels",
+                lv->nprocs);
     probe_levels_measure(lv);
 
     *cc = (probe_ccm){.nsizes = t->nccm_sizes,
@@ -364,7 +385,7 @@ static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
         double rest = fmax(0.0, o->budget - elapsed(r)), share = rest / (double)(nccm - p);
         r->later = rest - share;
         r->expected = elapsed(r) + rest;
-        snprintf(r->phase, sizeof r->phase, "P = %d: CCM collectives", ccm_procs[p]);
+        enter_phase(r, model_weight(ccm_procs[p], t->nccm_sizes), "CCM collectives", ccm_procs[p]);
         if (probe_ccm_measure(cc, ccm_procs[p], share) != 0)
             break;
     }
@@ -397,7 +418,15 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
 
     if (rc == 0) {
         build_cells(o, t, cells);
-        snprintf(r.phase, sizeof r.phase, "computation rate");
+        r.sim_total = 1;
+        for (size_t p = 0; p < o->nprocs; p++)
+            r.sim_total += 3 * pattern_weight(o->procs[p]); /* pilot, then twice the samples */
+        int ccm_procs[COST_MAX_PROCS];
+        size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
+        r.sim_total += model_weight(levels_procs(o), probe_levels_count(levels_procs(o)));
+        for (size_t p = 0; p < nccm; p++)
+            r.sim_total += model_weight(ccm_procs[p], t->nccm_sizes);
+        enter_phase(&r, 1, "computation rate", 0);
         tick(&r);
         s->m.rate = probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget));
     }
@@ -412,7 +441,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
                         !probe_in_H(cells[c].pattern, o->procs[p], o->procs[o->nprocs - 1])
                     ? 0
                     : t->pilot_reps;
-        snprintf(r.phase, sizeof r.phase, "P = %d: pilot", o->procs[p]);
+        enter_phase(&r, pattern_weight(o->procs[p]), "pilot", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, 2, t->pilot_reps / 2,
                      INFINITY, stat + p * ncells, cost + p * ncells, NULL);
     }
@@ -440,7 +469,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
             rest += planned[q];
         /* Overrunning the plan by a tenth is noise; beyond, stop where the budget says. */
         double deadline = fmax(1.1 * planned[p], t->pattern_share * o->budget - elapsed(&r) - rest);
-        snprintf(r.phase, sizeof r.phase, "P = %d: measuring", o->procs[p]);
+        enter_phase(&r, 2 * pattern_weight(o->procs[p]), "measuring", o->procs[p]);
         rc = measure(&r, o->procs[p], cells, ncells, reps + p * ncells, t->rounds, min_reps,
                      deadline, stat + p * ncells, NULL, raw ? raw + p * ncells : NULL);
     }
