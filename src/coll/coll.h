@@ -40,6 +40,12 @@ void coll_end(core_proc *p);
  * engine; when the engine takes it, runs its one superstep with nothing to put
  * and returns 1 (then the caller skips its puts and local copies), else 0. */
 int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst, size_t n);
+/* The puts of an all-to-all superstep: every other member j gets block j of src
+ * (src + j*stride; stride 0: the same block for all) at block `me` of its dst,
+ * and this process's own block is copied into its dst locally (unless already
+ * there). bsp_allgather is stride 0, bsp_alltoall stride nbytes. */
+void coll_put_blocks(core_proc *p, const char *call, const void *src, size_t stride, void *dst,
+                     size_t nbytes);
 
 static inline int coll_ceil_log2(int n)
 {

@@ -21,7 +21,7 @@ void bsp_alltoall(const void *src, void *dst, size_t nbytes)
 {
     static const char call[] = "bsp_alltoall";
     core_proc *p = api_self(call);
-    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    int nprocs = p->ctx->nprocs;
     size_t total = coll_mul(call, nbytes, (size_t)nprocs);
     coll_check_buf(call, "src", src, total);
     coll_check_buf(call, "dst", dst, total);
@@ -30,13 +30,7 @@ void bsp_alltoall(const void *src, void *dst, size_t nbytes)
         coll_end(p);
         return;
     }
-    if (nbytes) {
-        const char *s = src;
-        for (int j = 0; j < nprocs; j++)
-            if (j != me)
-                core_coll_put(p, call, j, s + (size_t)j * nbytes, (size_t)me * nbytes, nbytes);
-        core_copy((char *)dst + (size_t)me * nbytes, s + (size_t)me * nbytes, nbytes);
-    }
+    coll_put_blocks(p, call, src, nbytes, dst, nbytes);
     coll_step(p, dst, total);
     coll_end(p);
 }

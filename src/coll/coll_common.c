@@ -67,3 +67,18 @@ void coll_end(core_proc *p)
     core_coll_expose(p, NULL, 0);
     core_trace_label(p, CORE_KIND_NORMAL);
 }
+
+void coll_put_blocks(core_proc *p, const char *call, const void *src, size_t stride, void *dst,
+                     size_t nbytes)
+{
+    if (!nbytes)
+        return; /* the buffers may be NULL */
+    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    const char *s = src;
+    for (int j = 0; j < nprocs; j++)
+        if (j != me)
+            core_coll_put(p, call, j, s + (size_t)j * stride, (size_t)me * nbytes, nbytes);
+    char *own = (char *)dst + (size_t)me * nbytes;
+    if (own != s + (size_t)me * stride)
+        core_copy(own, s + (size_t)me * stride, nbytes);
+}

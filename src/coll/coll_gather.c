@@ -52,7 +52,7 @@ void bsp_allgather(const void *src, void *dst, size_t nbytes)
 {
     static const char call[] = "bsp_allgather";
     core_proc *p = api_self(call);
-    int nprocs = p->ctx->nprocs, me = p->ctx->pid;
+    int nprocs = p->ctx->nprocs;
     size_t total = coll_mul(call, nbytes, (size_t)nprocs);
     coll_check_buf(call, "src", src, nbytes);
     coll_check_buf(call, "dst", dst, total);
@@ -61,11 +61,7 @@ void bsp_allgather(const void *src, void *dst, size_t nbytes)
         coll_end(p);
         return;
     }
-    if (nbytes)
-        for (int j = 0; j < nprocs; j++)
-            if (j != me)
-                core_coll_put(p, call, j, src, (size_t)me * nbytes, nbytes);
-    copy_own(dst, (size_t)me, src, 0, nbytes);
+    coll_put_blocks(p, call, src, 0, dst, nbytes);
     coll_step(p, dst, total);
     coll_end(p);
 }
