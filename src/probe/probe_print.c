@@ -232,8 +232,8 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
                 "BSP*        no usable plane over %zu cells (timings too noisy); g* = g, B = 0\n",
                 s->bspstar_cells);
     if (m->rate > 0)
-        fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, mean over the processes)\n",
-                m->rate);
+        fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, %s)\n", m->rate,
+                strcmp(m->engine, "smpi") == 0 ? "one simulated core" : "mean over the processes");
     else
         fputs("rate        not measurable: computation takes no time on this clock (left out of "
               "the machine file)\n",
