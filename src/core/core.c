@@ -10,8 +10,6 @@
 
 _Thread_local core_proc *core_self;
 
-#define ALIGN8 CORE_ALIGN8
-
 /* Under SMPI, smpicc's smpi_helpers.h makes this clock_gettime the simulator's:
  * the rank's simulated time, as MPI_Wtime gives it. */
 double core_now(void)
@@ -115,8 +113,8 @@ static int32_t find_slot(core_ctx *c, const char *call, const char *role, const 
 static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t slot, size_t datalen)
 {
     core_buf *b = &c->out[c->step & 1][dest];
-    core_rec *r = (core_rec *)core_buf_reserve(b, sizeof(core_rec) + ALIGN8(datalen));
-    core_buf_commit(b, sizeof(core_rec) + ALIGN8(datalen));
+    core_rec *r = (core_rec *)core_buf_reserve(b, core_rec_len(datalen));
+    core_buf_commit(b, core_rec_len(datalen));
     r->kind_slot = kind | slot << 8;
     return r;
 }
@@ -255,14 +253,14 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     if (n > UINT32_MAX)
         core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n, UINT32_MAX);
     size_t ts = c->tagsize;
-    core_rec *r = append_record(c, (int)pid, CORE_REC_SEND, (uint32_t)ts, ALIGN8(ts) + n);
+    core_rec *r = append_record(c, (int)pid, CORE_REC_SEND, (uint32_t)ts, CORE_ALIGN8(ts) + n);
     r->offset = 0;
     r->size = (uint32_t)n;
     char *d = (char *)(r + 1);
     if (ts)
         memcpy(d, tag, ts);
     if (n)
-        copy_out(p, (int)pid, d + ALIGN8(ts), payload, n);
+        copy_out(p, (int)pid, d + CORE_ALIGN8(ts), payload, n);
     c->flags |= CORE_HAS_COMM;
     p->tr.bytes_out += ts + n;
     p->tr.msgs_out++;
@@ -423,11 +421,9 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
         const core_rec *r = (const core_rec *)cur;
         const char *data = (const char *)(r + 1);
         unsigned kind = CORE_REC_KIND(r);
-        size_t datalen;
         if (kind == CORE_REC_SEND) {
             size_t ts = CORE_REC_SLOT(r);
-            add_message(c, data, ts, data + ALIGN8(ts), r->size);
-            datalen = ALIGN8(ts) + r->size;
+            add_message(c, data, ts, data + CORE_ALIGN8(ts), r->size);
             p->tr.bytes_in += ts;
         } else {
             uint32_t slot = CORE_REC_SLOT(r);
@@ -454,13 +450,12 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
                 core_copy_small(to, from, r->size);
             else
                 core_copy(to, from, r->size);
-            datalen = kind == CORE_REC_HPPUT ? sizeof from : r->size;
         }
         p->tr.bytes_in += r->size;
         p->tr.msgs_in++;
         if (src_pid == p->pid)
             core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
-        cur += sizeof(core_rec) + ALIGN8(datalen);
+        cur += core_rec_bytes(r);
     }
 }
 
@@ -575,7 +570,7 @@ size_t core_count_messages(const char *data, size_t len)
             core_fatal("bsp_oblsync",
                        "only bsp_send may communicate in a superstep ended by bsp_oblsync "
                        "(this one has a put)");
-        cur += sizeof *r + CORE_ALIGN8(CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size);
+        cur += core_rec_bytes(r);
     }
     return n;
 }

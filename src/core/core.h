@@ -29,6 +29,7 @@
 #include "core/core_buf.h"
 #include "core/core_copy.h"
 #include "core/core_error.h"
+#include "core/core_rec.h"
 #include "core/core_reg.h"
 #include "core/core_trace.h"
 #include "eng_types.h"
@@ -56,32 +57,6 @@ enum {
     CORE_AT_EVEN = 1u << 9,
     CORE_AT_ODD = 1u << 10,
 };
-
-/* CORE_REC_HPPUT carries a pointer to the source; an engine that must move the
- * data turns it into CORE_REC_HPPUT_DATA, laid out as a put. */
-typedef enum {
-    CORE_REC_PUT = 1,
-    CORE_REC_HPPUT = 2,
-    CORE_REC_SEND = 3,
-    CORE_REC_HPPUT_DATA = 4
-} core_rec_kind;
-
-/* Header of one outgoing record; data (padded to 8 bytes) follows it. Sixteen
- * bytes keep an 8-byte put at 24 bytes of traffic; puts of 4 GiB or more are
- * split into several records. */
-typedef struct core_rec {
-    uint32_t kind_slot; /* kind in the low 8 bits; above: the registration slot
-                           (put, hpput) or the tag size (send) */
-    uint32_t size;      /* payload bytes */
-    uint64_t offset;    /* byte offset into the destination (put, hpput) */
-} core_rec;
-
-#define CORE_REC_KIND(r) ((r)->kind_slot & 0xffu)
-#define CORE_REC_SLOT(r) ((r)->kind_slot >> 8)
-#define CORE_MAX_SLOT 0xfffffeu
-#define CORE_MAX_TAGSIZE 0xffffffu /* a send's slot field holds its tag size */
-#define CORE_COLL_SLOT 0xffffffu   /* the destination's exposed collective buffer */
-#define CORE_ALIGN8(n) (((n) + 7u) & ~(size_t)7u)
 
 typedef struct core_getreq {
     void *dst;
@@ -223,7 +198,7 @@ static inline void core_put(core_proc *p, const char *call, long long pid, const
     if (!high_performance && n <= 64 && (unsigned long long)pid < (unsigned)c->nprocs &&
         c->reg.cache_addr == dst && c->reg.cache_slot >= 0) {
         core_buf *b = &c->out[c->step & 1][pid];
-        size_t len = sizeof(core_rec) + CORE_ALIGN8(n);
+        size_t len = core_rec_len(n);
         if (b->cap - b->len >= len) {
             core_rec *r = (core_rec *)(b->data + b->len);
             b->len += len;

@@ -245,16 +245,6 @@ static void add_block(core_ctx *c, const void *at, size_t len)
     c->e.nblocks++;
 }
 
-/* Bytes one record takes in an out buffer (the records of a head differ: see below). */
-static size_t rec_bytes(const core_rec *r)
-{
-    unsigned kind = CORE_REC_KIND(r);
-    size_t data = kind == CORE_REC_SEND    ? CORE_ALIGN8(CORE_REC_SLOT(r)) + r->size
-                  : kind == CORE_REC_HPPUT ? sizeof(void *)
-                                           : r->size;
-    return sizeof *r + CORE_ALIGN8(data);
-}
-
 static int travels_apart(const core_rec *r)
 {
     unsigned kind = CORE_REC_KIND(r);
@@ -285,14 +275,14 @@ static void send_apart(core_ctx *c, int d, const char *data, size_t n)
 static void gather(core_ctx *c, int d, const core_buf *b, size_t recs, head_trailer *t)
 {
     const char *seg = b->data, *end = b->data + recs;
-    for (const char *cur = seg; cur < end; cur += rec_bytes((const core_rec *)cur)) {
+    for (const char *cur = seg; cur < end; cur += core_rec_bytes((const core_rec *)cur)) {
         const core_rec *r = (const core_rec *)cur;
         if (!travels_apart(r))
             continue;
         if (CORE_REC_KIND(r) == CORE_REC_PUT) {
             add_block(c, seg, (size_t)((const char *)(r + 1) - seg));
-            seg = cur + rec_bytes(r);
-            t->recs_len -= CORE_ALIGN8(r->size);
+            seg = cur + core_rec_bytes(r);
+            t->recs_len -= core_rec_bytes(r) - sizeof *r;
             send_apart(c, d, (const char *)(r + 1), r->size);
         } else {
             send_apart(c, d, hp_source(r), r->size);
@@ -301,7 +291,7 @@ static void gather(core_ctx *c, int d, const core_buf *b, size_t recs, head_trai
     }
     add_block(c, seg, (size_t)(end - seg));
     for (const char *cur = b->data; (c->flags & CORE_HAS_HP) && cur < end;
-         cur += rec_bytes((const core_rec *)cur)) {
+         cur += core_rec_bytes((const core_rec *)cur)) {
         const core_rec *r = (const core_rec *)cur;
         if (CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size && !travels_apart(r)) {
             add_block(c, hp_source(r), r->size);
@@ -477,13 +467,13 @@ static void land_head(core_proc *p, int q, core_buf *b, const head_trailer *t)
                 memcpy(r + 1, &hp, sizeof hp);
                 hp += r->size;
             }
-            cur += rec_bytes(r);
+            cur += core_rec_bytes(r);
             continue;
         }
         if (cur > run)
             core_apply_records(p, src, run, (size_t)(cur - run));
         land_apart(p, q, r);
-        cur += kind == CORE_REC_HPPUT ? rec_bytes(r) : sizeof *r;
+        cur += kind == CORE_REC_HPPUT ? core_rec_bytes(r) : sizeof *r;
         run = cur;
     }
     if (end > run)
