@@ -12,6 +12,8 @@
 #   REPEATS  traced runs per program and P; each ERROR is the median (default 5)
 #   WORK     measured (the default: w as timed) or ops (declared operations / r,
 #            an a-priori prediction of the work)
+#   FAULTS   the `predict --faults` charges to compare on the same traces, e.g.
+#            "none after-read" (default: none); one row per program and charge
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
@@ -27,6 +29,10 @@ ex="$build/examples"
 procs="${PROCS:-2}"
 repeats="${REPEATS:-5}"
 workmode="${WORK:-measured}"
+charges="${FAULTS:-none}"
+for c in $charges; do
+  case $c in none | fresh | after-read) ;; *) echo "$0: FAULTS holds none, fresh or after-read, not '$c'" >&2; exit 2 ;; esac
+done
 case $workmode in measured | ops) ;; *) echo "$0: WORK must be measured or ops, not '$workmode'" >&2; exit 2 ;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -63,8 +69,8 @@ programs=(
 
 echo "machine: $machine; work: $workmode; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
 echo
-echo "| program | P | REAL (s) | BSP ERROR % | best model | its ERROR % |"
-echo "|---|---|---|---|---|---|"
+echo "| program | P | faults charged | REAL (s) | BSP ERROR % | best model | its ERROR % |"
+echo "|---|---|---|---|---|---|---|"
 status=0
 # Rounds are the outer loop, so that the host's noise (a shared VM's stalls
 # come and go for minutes) falls on every program alike, not on one.
@@ -76,8 +82,7 @@ for P in $procs; do
       name=${entry%%|*}
       cmd=${entry#*|}
       [ -n "${failed[$idx]:-}" ] && continue
-      totals="$work/totals.$P.$idx.csv"
-      [ $r -eq 0 ] && : >"$totals"
+      [ $r -eq 0 ] && for c in $charges; do : >"$work/totals.$P.$idx.$c.csv"; done
       rm -f "$work/polybsp-trace.jsonl"
       if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
         echo "model_errors: $name at P = $P failed" >&2
@@ -85,24 +90,28 @@ for P in $procs; do
         failed[$idx]=1
         continue
       fi
-      # The header, then the total row, of predict's CSV.
-      if ! "$polybsp" predict --machine "$machine" --work "$workmode" --format csv "$work/polybsp-trace.jsonl" \
-          >"$work/predict.csv" 2>"$work/predict.err"; then
-        echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
-        status=1
-        failed[$idx]=1
-        continue
-      fi
-      [ -s "$totals" ] || head -1 "$work/predict.csv" >"$totals"
-      tail -1 "$work/predict.csv" >>"$totals"
+      for c in $charges; do
+        totals="$work/totals.$P.$idx.$c.csv"
+        # The header, then the total row, of predict's CSV.
+        if ! "$polybsp" predict --machine "$machine" --work "$workmode" --faults "$c" --format csv \
+            "$work/polybsp-trace.jsonl" >"$work/predict.csv" 2>"$work/predict.err"; then
+          echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
+          status=1
+          failed[$idx]=1
+          continue 2
+        fi
+        [ -s "$totals" ] || head -1 "$work/predict.csv" >"$totals"
+        tail -1 "$work/predict.csv" >>"$totals"
+      done
     done
   done
   for idx in "${!programs[@]}"; do
     [ -n "${failed[$idx]:-}" ] && continue
     entry=${programs[$idx]}
     name=${entry%%|*}
+    for c in $charges; do
     # Median of each column over the repeats; then BSP's ERROR and the best one.
-    awk -F, -v name="$name" -v P="$P" '
+    awk -F, -v name="$name" -v P="$P" -v charge="$c" '
       function median(col,   n, i, v, s, t) {
         n = 0
         for (i = 2; i <= NR; i++) if (cell[i, col] != "" && cell[i, col] != "n/a") v[++n] = cell[i, col] + 0
@@ -119,10 +128,11 @@ for P in $procs; do
           if (model == "bsp") bsp = e
           if (e != "n/a" && (besterr == "n/a" || (e < 0 ? -e : e) < (besterr < 0 ? -besterr : besterr))) { besterr = e; best = model }
         }
-        printf "| %s | %s | %.4g | %s | %s | %s |\n", name, P, real,
+        printf "| %s | %s | %s | %.4g | %s | %s | %s |\n", name, P, charge, real,
                bsp == "n/a" ? "n/a" : sprintf("%.1f", bsp), best == "" ? "-" : best,
                besterr == "n/a" ? "n/a" : sprintf("%.1f", besterr)
-      }' "$work/totals.$P.$idx.csv"
+      }' "$work/totals.$P.$idx.$c.csv"
+    done
   done
   unset failed
 done

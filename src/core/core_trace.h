@@ -24,6 +24,7 @@ typedef struct core_trace_rec {
     double w, ops, t_enter, t_exit;
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs; /* of the above, what it moved to itself (in and out) */
+    int64_t faults;                 /* page faults taken inside the sync; -1 where not known */
     int32_t *from;
     char *group; /* part path "i/j/..." below the whole run, or NULL at the top */
     uint32_t nfrom;
@@ -65,7 +66,8 @@ typedef struct core_tracer {
     unsigned long op, nops; /* current collective instance; instances so far */
     unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
-    double ops; /* declared with bsp_trace_ops this superstep; -1 while none is */
+    int64_t faults_enter; /* the thread's page faults when the sync began */
+    double ops;           /* declared with bsp_trace_ops this superstep; -1 while none is */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */

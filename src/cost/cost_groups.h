@@ -63,10 +63,16 @@ int cost_dbsp_cluster(int P, int label);
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
 /* The local work of one record: measured seconds, or declared operations at the
- * machine's rate when asked for and available (a record without ops keeps w). */
+ * machine's rate when asked for and available (a record without ops keeps w);
+ * plus, when predict is asked to charge them (m->fault > 0, --faults), the page
+ * faults the process took inside the sync, as its own local work:
+ * W_{s,i} = w_{s,i} + f_{s,i}·t_fault. Not a term of the papers (docs/models.md,
+ * "Page faults in the sync"): the first touch of memory is time that no g or L
+ * describes. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int use_ops)
 {
-    return use_ops && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate : r->w;
+    double w = use_ops && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate : r->w;
+    return r->faults > 0 && m->fault > 0 ? w + (double)r->faults * m->fault : w;
 }
 
 /* in @ out: the machine file says whether a process's incoming and outgoing

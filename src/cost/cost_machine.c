@@ -455,6 +455,9 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
     static const char *const rate[] = {"ops_per_second"};
     static const cost_bound pos[] = {COST_POS};
     double *rate_outs[] = {&m->rate};
+    static const char *const fault[] = {"fresh", "after_read"};
+    static const cost_bound pos2[] = {COST_POS, COST_POS};
+    double *fault_outs[] = {&m->fault_touch[0], &m->fault_touch[1]};
     static const char *const noise[] = {"spread_percent"};
     static const cost_bound nonneg[] = {COST_NONNEG};
     double *noise_outs[] = {&m->spread};
@@ -462,6 +465,8 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
             0 ||
         read_section(c, root, "rate", "an object with ops_per_second", rate, pos, rate_outs, 1) <
             0 ||
+        read_section(c, root, "page_fault", "an object with fresh and after_read", fault, pos2,
+                     fault_outs, 2) < 0 ||
         read_section(c, root, "noise", "an object with spread_percent", noise, nonneg, noise_outs,
                      1) < 0)
         return -1;
@@ -725,7 +730,7 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
         put_array(f, "maxerr", m->t11_maxerr, n);
         fputc('}', f);
     }
-    /* Zero means "not measured" for these three: none can validly be zero except
+    /* Zero means "not measured" for these four: none can validly be zero except
      * B and the spread, and a zero spread or a BSP* fit with g* = 0 says nothing. */
     if (m->gstar != 0 || m->B != 0) {
         fputs(",\n  \"bspstar\": {\"g\": ", f);
@@ -737,6 +742,13 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
     if (m->rate != 0) {
         fputs(",\n  \"rate\": {\"ops_per_second\": ", f);
         cost_jput_num(f, m->rate);
+        fputc('}', f);
+    }
+    if (m->fault_touch[0] != 0 && m->fault_touch[1] != 0) {
+        fputs(",\n  \"page_fault\": {\"fresh\": ", f);
+        cost_jput_num(f, m->fault_touch[0]);
+        fputs(", \"after_read\": ", f);
+        cost_jput_num(f, m->fault_touch[1]);
         fputc('}', f);
     }
     if (m->spread != 0) {

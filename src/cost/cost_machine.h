@@ -88,8 +88,12 @@ typedef struct cost_machine {
     double t11_h[COST_MAX_SIZES], t11_averr[COST_MAX_SIZES], t11_maxerr[COST_MAX_SIZES];
     double gstar, B; /* BSP*: seconds per byte, critical block size in bytes */
     double rate;     /* local operations per second */
-    double spread;   /* median relative spread of the timings, percent */
-    size_t nlevels;  /* D-BSP, levels increasing; 0 when not calibrated */
+    /* Seconds per page fault on the first write to a fresh page [0] and to a
+     * page that was only read before [1]; 0: not measured. */
+    double fault_touch[2];
+    double fault;   /* what predict charges per fault inside a sync (--faults); not in the file */
+    double spread;  /* median relative spread of the timings, percent */
+    size_t nlevels; /* D-BSP, levels increasing; 0 when not calibrated */
     cost_level levels[COST_MAX_LEVELS];
     int has_ccm; /* CCM: the three members below were calibrated */
     size_t ncoll;

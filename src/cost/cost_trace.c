@@ -252,6 +252,10 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     r->ops = -1; /* "not declared" */
     if (json_object_get(obj, "ops") != NULL && cost_jnum(&c, obj, "ops", COST_NONNEG, &r->ops) < 0)
         return -1;
+    r->faults = -1; /* "not counted" (an older writer, or SMPI) */
+    if (json_object_get(obj, "faults") != NULL &&
+        cost_jint(&c, obj, "faults", 0, LLONG_MAX, &r->faults) < 0)
+        return -1;
     if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
         read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||

@@ -1,4 +1,5 @@
 /* probe_measure — the measuring SPMD program (contract in probe_measure.h). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (1: as smpicc's own definition) */
 #include "probe/probe_measure.h"
 
 #include "cost/cost_fit.h"
@@ -11,6 +12,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* The bodies a section can run. On MPI the processes other than 0 are programs of
  * their own, where a function's address differs: only the body's index crosses,
@@ -32,7 +35,7 @@ static struct {
 /* probe_measure_rate's argument. */
 typedef struct rate_job {
     double seconds;
-    double rate; /* out */
+    double rate, fault[2]; /* out; fault: fresh, read before */
 } rate_job;
 
 static void *alloc_or_abort(size_t nbytes)
@@ -143,15 +146,49 @@ static double daxpy_time(double *x, double *y, long iters)
     return bsp_time() - t0;
 }
 
+enum { FAULT_PAGES = 256, FAULT_TIMINGS = 5 };
+
+/* Seconds per page fault of a first write to each of FAULT_PAGES fresh pages,
+ * all processes at once, median of FAULT_TIMINGS; with read_first, to pages
+ * that were only read before (calloc'd memory read before data lands in it).
+ * Such a read maps the kernel's zero page, and the write must replace it: on
+ * threads sharing one address space that interrupts the other cores to flush
+ * their TLBs, ten times the cost of a fresh page here (docs/models.md, "Page
+ * faults in the sync"). 1 MiB stays below the 2 MiB of a transparent huge page.
+ * 0 when mmap fails (the process still syncs as the others do). */
+static double fault_seconds(int read_first)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = FAULT_PAGES * page;
+    double t[FAULT_TIMINGS];
+    int failed = 0;
+    for (int k = 0; k < FAULT_TIMINGS; k++) {
+        char *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        char sum = 0;
+        failed |= m == MAP_FAILED;
+        for (size_t i = 0; i < len && read_first && !failed; i += page)
+            sum += ((volatile char *)m)[i];
+        bsp_sync(); /* every process faults at once, as in an exchange */
+        double t0 = bsp_time();
+        for (size_t i = 0; i < len && !failed; i += page)
+            ((volatile char *)m)[i] = (char)(sum + 1);
+        t[k] = (bsp_time() - t0) / FAULT_PAGES;
+        if (m != MAP_FAILED)
+            munmap(m, len);
+    }
+    return failed ? 0 : cost_median(t, FAULT_TIMINGS);
+}
+
 static void rate(double seconds, rate_job *out)
 {
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
-    double x[DAXPY_N], y[DAXPY_N], *rates = alloc_or_abort((size_t)P * sizeof *rates);
+    /* rates[q]: process q's rate; rates[(1 + k) P + q]: its seconds per page
+     * fault, k = 0 fresh, 1 read before. */
+    double x[DAXPY_N], y[DAXPY_N], *rates = alloc_or_abort(3 * (size_t)P * sizeof *rates);
     for (int i = 0; i < DAXPY_N; i++) {
         x[i] = 1.0 + i;
         y[i] = 0.0;
     }
-    bsp_push_reg(rates, (bsp_size_t)((size_t)P * sizeof *rates));
+    bsp_push_reg(rates, (bsp_size_t)(3 * (size_t)P * sizeof *rates));
     bsp_sync();
     /* Double the loop until one timing lasts a fair share of the time, so that the
      * clock's resolution does not matter; then take the median of a few. */
@@ -177,12 +214,20 @@ static void rate(double seconds, rate_job *out)
     volatile double keep = sum;
     (void)keep;
     bsp_put(0, &mine, rates, (bsp_size_t)((size_t)s * sizeof mine), (bsp_size_t)sizeof mine);
+    for (int k = 0; k < 2; k++) {
+        double fault = fault_seconds(k);
+        bsp_put(0, &fault, rates, (bsp_size_t)((size_t)((1 + k) * P + s) * sizeof fault),
+                (bsp_size_t)sizeof fault);
+    }
     bsp_sync();
     if (s == 0) {
-        double total = 0;
-        for (int q = 0; q < P; q++)
-            total += rates[q];
-        out->rate = total / P;
+        double sums[3] = {0, 0, 0};
+        for (int k = 0; k < 3; k++)
+            for (int q = 0; q < P; q++)
+                sums[k] += rates[k * P + q];
+        out->rate = sums[0] / P;
+        out->fault[0] = sums[1] / P;
+        out->fault[1] = sums[2] / P;
     }
     free(rates);
 }
@@ -262,10 +307,12 @@ void probe_measure_comm(probe_job *job)
     run_section(job->nprocs, 0, job);
 }
 
-double probe_measure_rate(int nprocs, double seconds)
+double probe_measure_rate(int nprocs, double seconds, double fault[2])
 {
     rate_job r = {.seconds = seconds};
     run_section(nprocs, 1, &r);
+    fault[0] = r.fault[0];
+    fault[1] = r.fault[1];
     return r.rate;
 }
 

@@ -67,8 +67,10 @@ void probe_measure_comm(probe_job *job);
 
 /* The computation rate r in flop/s of a DAXPY loop on vectors that fit the cache
  * (as BSPedupack's bspbench), run on all P processes at once for about seconds,
- * averaged over the processes. */
-double probe_measure_rate(int nprocs, double seconds);
+ * averaged over the processes; and into fault the seconds one page fault costs,
+ * all processes at once, averaged likewise: [0] the first write to a fresh
+ * page, [1] the first write to a page that was only read before. */
+double probe_measure_rate(int nprocs, double seconds, double fault[2]);
 
 /* Runs body(arg) as one SPMD section of nprocs processes, between bsp_begin and
  * bsp_end: the other measurements of the probe (D-BSP levels, CCM) are sections

@@ -238,6 +238,11 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
         fputs("rate        not measurable: computation takes no time on this clock (left out of "
               "the machine file)\n",
               f);
+    if (m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
+        fprintf(f,
+                "page fault  %.4E s on the first write to a fresh page, %.4E s to a page read "
+                "before\n            (all processes at once, mean over them)\n",
+                m->fault_touch[0], m->fault_touch[1]);
     fprintf(f, "noise       median spread %.2f %% (interquartile range / median per cell)\n",
             m->spread);
 }

@@ -135,6 +135,35 @@ static void self_traffic_left_out(void)
     cost_trace_free(&t);
 }
 
+/* Page faults inside the sync (the trace's "faults") are no model's term:
+ * charged only when predict sets m.fault (--faults), as the local work of the
+ * process that took them. Process 0: w = 0.001, 10 faults; process 1: w =
+ * 0.0012, no faults; 100 bytes from 0 to 1. BSP (g 1e-9, L 1e-5, in + out),
+ * h = 100: uncharged max(0.001, 0.0012) + 1e-7 + 1e-5 = 0.0012101; at 5e-5 s
+ * a fault W_0 = 0.001 + 10 · 5e-5 = 0.0015 > W_1 -> 0.0015101. EBSP: process 1
+ * waits for its in-partner 0, the same 0.0015101. A record without the field
+ * reads as -1 (not counted) and is never charged. */
+static void sync_faults_charged(void)
+{
+    const char *text =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
+               "\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"faults\":10,\"from\":[],\"t_enter\":0.001,\"t_exit\":0.002}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0012,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"from\":[0],\"t_enter\":0.0012,\"t_exit\":0.002}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine.json", &m);
+    CHECK(cost_trace_rec(&t, 0, 0)->faults == 10 && cost_trace_rec(&t, 0, 1)->faults == -1);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0012101}, 0.0012101);
+    m.fault = 5e-5;
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
+    cost_trace_free(&t);
+}
+
 /* REAL starts when tracing did, at the earliest t_enter - w of the first step
  * (docs/models.md, REAL), not at 0 (bsp_begin, before the trace file was made).
  * Process 0: w = 0.001 entered at 0.0012 (started at 0.0002), process 1: w =
@@ -168,10 +197,15 @@ static void error_percent(void)
 }
 
 static const struct test_case cases[] = {
-    {"model_two_pairs", model_two_pairs},   {"model_two_pairs_max", model_two_pairs_max},
-    {"model_all_to_all", model_all_to_all}, {"model_pipeline", model_pipeline},
-    {"model_midrun_ops", model_midrun_ops}, {"self_traffic_left_out", self_traffic_left_out},
-    {"error_percent", error_percent},       {"real_starts_with_tracing", real_starts_with_tracing},
+    {"model_two_pairs", model_two_pairs},
+    {"model_two_pairs_max", model_two_pairs_max},
+    {"model_all_to_all", model_all_to_all},
+    {"model_pipeline", model_pipeline},
+    {"model_midrun_ops", model_midrun_ops},
+    {"self_traffic_left_out", self_traffic_left_out},
+    {"error_percent", error_percent},
+    {"real_starts_with_tracing", real_starts_with_tracing},
+    {"sync_faults_charged", sync_faults_charged},
 };
 
 CHECK_MAIN(cases)

@@ -6,10 +6,10 @@
  * a by_procs line for each P, every pattern of the P within the cores (of all P when none is)
  * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
  * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
- * BSP* and the rate; the D-BSP levels of the largest P, or of PROBE_DBSP_PROCS (level i has
- * clusters of ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the whole machine, the last of
- * clusters of one with g = 0); the CCM section with every collective, partition and rejoin, each
- * with a, b, c >= 0 (and c_above
+ * BSP*, the rate and the page-fault costs (none on smpi); the D-BSP levels of the largest P, or of
+ * PROBE_DBSP_PROCS (level i has clusters of ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the
+ * whole machine, the last of clusters of one with g = 0); the CCM section with every collective,
+ * partition and rejoin, each with a, b, c >= 0 (and c_above
  * >= 0 above a break h_break > 0 when there are two pieces). A pattern or level or P named in
  * ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves out a fit that noise
  * tilted to g <= 0, and says so.
@@ -183,6 +183,11 @@ int main(int argc, char **argv)
     CHECK(m.gstar > 0 && isfinite(m.gstar));
     CHECK(m.B >= 0 && isfinite(m.B));
     CHECK(m.rate > 0 && isfinite(m.rate));
+    if (strcmp(m.engine, "smpi") != 0) /* a simulated probe has no page faults */
+        CHECK(m.fault_touch[0] > 0 && isfinite(m.fault_touch[0]) && m.fault_touch[1] > 0 &&
+              isfinite(m.fault_touch[1]));
+    else
+        CHECK(m.fault_touch[0] == 0 && m.fault_touch[1] == 0);
     CHECK(m.spread >= 0 && isfinite(m.spread));
     const char *dbsp = getenv("PROBE_DBSP_PROCS");
     check_levels(&m, dbsp && *dbsp ? atoi(dbsp) : most, argv + 3, argc - 3);

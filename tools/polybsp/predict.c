@@ -25,7 +25,8 @@
 const char cmd_predict_help[] =
     "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
     "                       [--format table|csv|json|html] [-o FILE]\n"
-    "                       [--work measured|ops] [--dbsp-label traffic|group] TRACE\n"
+    "                       [--work measured|ops] [--dbsp-label traffic|group]\n"
+    "                       [--faults none|fresh|after-read] TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -57,6 +58,11 @@ const char cmd_predict_help[] =
     "                     ops: W is the declared operations / the machine's rate\n"
     "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
     "                     (default); group: it also holds the group that syncs\n"
+    "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
+    "                     of memory), which no model has a term for: none (default)\n"
+    "                     reports them; fresh or after-read adds each to its\n"
+    "                     process's W at the machine's cost of a first write to a\n"
+    "                     fresh page or to a page only read before\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -82,6 +88,7 @@ typedef struct options {
     int want[NMODELS];   /* explicitly asked for */
     int all;             /* --model all, or no --model */
     int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
+    int faults;          /* --faults: -1 none, else the index into fault_touch */
     out_format format;
     const char *output;      /* -o FILE, or NULL: standard output */
     const char *portability; /* report --portability FILE */
@@ -160,6 +167,16 @@ static int parse_args(int argc, char **argv, options *o)
                                         v);
             if (strcmp(v, "ops") == 0)
                 o->flags |= COST_USE_OPS;
+        } else if ((v = tool_option_value(argc, argv, &i, "--faults", &missing)) != NULL) {
+            if (strcmp(v, "none") == 0)
+                o->faults = -1;
+            else if (strcmp(v, "fresh") == 0)
+                o->faults = 0;
+            else if (strcmp(v, "after-read") == 0)
+                o->faults = 1;
+            else
+                return tool_usage_error(
+                    "%s: unknown faults '%s' (expected none, fresh or after-read)", command, v);
         } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
             if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
                 return tool_usage_error("%s: unknown D-BSP label '%s' (expected traffic or group)",
@@ -205,6 +222,11 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
+    if (o->faults >= 0 && !(m->fault_touch[o->faults] > 0))
+        return tool_usage_error("%s: %s: field 'page_fault.%s': missing (needed by --faults %s: "
+                                "probe again)",
+                                command, o->machine, o->faults ? "after_read" : "fresh",
+                                o->faults ? "after-read" : "fresh");
     if (!(o->flags & COST_USE_OPS))
         return 0;
     if (!(m->rate > 0))
@@ -327,6 +349,16 @@ static void note_dbsp_clusters(const options *o, const cost_machine *m, const co
     }
 }
 
+/* The page faults the trace counted inside syncs, over every kept record. */
+static long long sync_faults(const cost_trace *t)
+{
+    long long n = 0;
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].faults > 0)
+            n += t->recs[i].faults;
+    return n;
+}
+
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
                              const results *r)
 {
@@ -365,6 +397,21 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                 m->rate);
     else
         fprintf(out, "work        measured local time w\n");
+    long long faults = sync_faults(t);
+    if (faults > 0 && m->fault > 0)
+        fprintf(out,
+                "faults      %lld page faults inside syncs, each charged %.4g s as its process's "
+                "work (--faults)\n",
+                faults, m->fault);
+    else if (faults > 0 && m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
+        fprintf(out,
+                "faults      %lld page faults inside syncs, not charged: %.3g s as first writes to "
+                "fresh pages,\n            %.3g s if to pages read before (--faults, "
+                "docs/models.md)\n",
+                faults, (double)faults * m->fault_touch[0], (double)faults * m->fault_touch[1]);
+    else if (faults > 0)
+        fprintf(out, "faults      %lld page faults inside syncs, not charged (docs/models.md)\n",
+                faults);
     if (!known_p && t->nprocs > 1)
         fprintf(out, "note        the machine was not calibrated for %d processes\n", t->nprocs);
     else if (t->nprocs == 1)
@@ -562,6 +609,11 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
     json_str("machine", o->machine, ",");
     json_str("host", m->host, ",");
     fprintf(out, "  \"work\": \"%s\",\n", o->flags & COST_USE_OPS ? "ops" : "measured");
+    fprintf(out, "  \"sync_faults\": %lld,\n  \"fault_charge\": ", sync_faults(t));
+    if (m->fault > 0)
+        fprintf(out, "%.17g,\n", m->fault);
+    else
+        fprintf(out, "null,\n");
     if (o->fit_procs > 0)
         fprintf(out, "  \"fit_procs\": %d,\n", o->fit_procs);
     else
@@ -647,7 +699,8 @@ int predict_main(int argc, char **argv, const char *as)
     command = as;
     int report = strcmp(as, "report") == 0;
     options o = {.format = report ? FORMAT_HTML : FORMAT_TABLE,
-                 .output = report ? "polybsp-report.html" : NULL};
+                 .output = report ? "polybsp-report.html" : NULL,
+                 .faults = -1};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -680,6 +733,7 @@ int predict_main(int argc, char **argv, const char *as)
     rc = choose_procs(&o, &t, &m);
     if (rc == 0)
         rc = check_inputs(&o, &t, &m, &r);
+    m.fault = o.faults >= 0 ? m.fault_touch[o.faults] : 0;
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
         fprintf(stderr, "polybsp: %s: out of memory\n", command);
         rc = 1;

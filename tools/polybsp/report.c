@@ -7,7 +7,8 @@
 const char cmd_report_help[] =
     "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
     "                      [--probe FILE] [--portability FILE] [--work measured|ops]\n"
-    "                      [--dbsp-label traffic|group] TRACE\n"
+    "                      [--dbsp-label traffic|group]\n"
+    "                      [--faults none|fresh|after-read] TRACE\n"
     "\n"
     "Writes one self-contained HTML page (no network needed to open it) about a\n"
     "traced run: what was used, REAL against each model in total and per superstep\n"
@@ -27,6 +28,7 @@ const char cmd_report_help[] =
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default) or ops, as for `polybsp predict`\n"
     "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
+    "  --faults CHARGE    none (default), fresh or after-read, as for `polybsp predict`\n"
     "  -h, --help         show this help\n"
     "\n"
     "Prints 'polybsp report: FILE' when written. docs/report.md explains the page.\n"

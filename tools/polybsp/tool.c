@@ -193,7 +193,8 @@ static void default_host_speed(void)
     if (flags != NULL && strstr(flags, "smpi/host-speed") != NULL)
         return;
     bsp_init(probe_spmd, 0, NULL);
-    double rate = probe_measure_rate(1, 0.05);
+    double fault[2];
+    double rate = probe_measure_rate(1, 0.05, fault);
     char value[4096];
     snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", rate, flags ? " " : "",
              flags ? flags : "");

@@ -1,0 +1,81 @@
+/* sync_faults — the trace counts the page faults a process takes inside a sync.
+ *
+ * Process 0 maps PAGES fresh pages, reads each (which maps the kernel's zero
+ * page) and registers them; in the next superstep process 1 puts one byte into
+ * every page, so process 0 takes a fault per page while the sync lands the puts.
+ * After bsp_end the program reads the trace (POLYBSP_TRACE) and checks that
+ * process 0's record of that superstep has "faults" of at least PAGES, and that
+ * every record of the superstep before (no traffic, nothing new touched) stays
+ * below it. Prints one line and exits 1 on a failed check. Threads engine: the
+ * counts are per thread (RUSAGE_THREAD), which is each BSP process here.
+ */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
+#include <bsp.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+enum { PAGES = 64 };
+
+static long faults_of(const char *trace, int step, int pid)
+{
+    FILE *f = fopen(trace, "r");
+    char line[4096], want[64];
+    long n = -1;
+    snprintf(want, sizeof want, "{\"step\":%d,\"pid\":%d,", step, pid);
+    while (f && fgets(line, sizeof line, f))
+        if (strncmp(line, want, strlen(want)) == 0) {
+            const char *at = strstr(line, "\"faults\":");
+            n = at ? strtol(at + 9, NULL, 10) : -2;
+        }
+    if (f)
+        fclose(f);
+    return n;
+}
+
+int main(void)
+{
+    const char *trace = getenv("POLYBSP_TRACE");
+    if (!trace) {
+        fprintf(stderr, "sync_faults: set POLYBSP_TRACE\n");
+        return 2;
+    }
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), len = PAGES * page;
+    bsp_begin(2);
+    char *area = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (area == MAP_FAILED)
+        bsp_abort("sync_faults: mmap failed");
+    volatile char sum = 0;
+    if (bsp_pid() == 0)
+        for (size_t i = 0; i < len; i += page)
+            sum += area[i];
+    bsp_push_reg(area, (bsp_size_t)len);
+    bsp_sync(); /* superstep 0 */
+    bsp_sync(); /* superstep 1: nothing moves */
+    char one = 1;
+    if (bsp_pid() == 1)
+        for (size_t i = 0; i < len; i += page)
+            bsp_put(0, &one, area, (bsp_size_t)i, 1);
+    bsp_sync(); /* superstep 2: PAGES faults on process 0 */
+    int landed = 1;
+    for (size_t i = 0; i < len && bsp_pid() == 0; i += page)
+        landed &= area[i] == 1;
+    bsp_pop_reg(area);
+    bsp_sync();
+    bsp_end();
+    long quiet[2] = {faults_of(trace, 1, 0), faults_of(trace, 1, 1)};
+    long busy = faults_of(trace, 2, 0);
+    if (!landed || busy < PAGES || quiet[0] < 0 || quiet[1] < 0 || quiet[0] >= PAGES ||
+        quiet[1] >= PAGES) {
+        printf(
+            "sync_faults: FAIL: landed %d, superstep 2 of process 0 has %ld faults (want >= %d), "
+            "superstep 1 %ld and %ld (want < %d)\n",
+            landed, busy, PAGES, quiet[0], quiet[1], PAGES);
+        return 1;
+    }
+    printf("sync_faults: superstep 2 of process 0 took %ld page faults in its sync\n", busy);
+    return 0;
+}
