@@ -61,6 +61,7 @@ bspcc=$build/tools/bspcc/bspcc
 if [ -n "$edupack" ]; then
     [ -f "$edupack/bspbench.c" ] && [ -f "$edupack/bspedupack.c" ] ||
         die "'$edupack' is not a BSPedupack 2.0 tree (no bspbench.c and bspedupack.c)"
+    [ -f "$edupack/bspedupack.h" ] || die "'$edupack' is not a BSPedupack 2.0 tree (no bspedupack.h)"
 fi
 mcbsp_src=$(cd -- "$mcbsp_src" && pwd)
 [ -z "$edupack" ] || edupack=$(cd -- "$edupack" && pwd)
@@ -103,7 +104,13 @@ build_both() { # build_both NAME SOURCES...: $work/NAME.polybsp and $work/NAME.m
         "$@" "$mcbsp_lib" -pthread -lrt -lm >>"$log" 2>&1 || fail "compiling $name against MulticoreBSP failed"
 }
 build_both anchor "${anchor_src[@]}"
-[ -z "$edupack" ] || build_both bspbench "$edupack/bspbench.c" "$edupack/bspedupack.c"
+# Built from a copy of its three files: some BSPedupack trees carry a bsp.h of
+# their own (MulticoreBSP's), which "bsp.h" would find beside the sources first.
+if [ -n "$edupack" ]; then
+    mkdir -p "$work/edupack" && cp "$edupack"/bspbench.c "$edupack"/bspedupack.[ch] "$work/edupack/" ||
+        fail "cannot copy BSPedupack's bspbench.c and bspedupack.[ch] from $edupack"
+    build_both bspbench "$work/edupack/bspbench.c" "$work/edupack/bspedupack.c"
+fi
 
 # --- rounds, alternating -------------------------------------------------------
 results=$work/results # lines: LIB KEY VALUE UNIT

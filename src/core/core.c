@@ -72,7 +72,7 @@ void core_ctx_free(core_ctx *c)
     free(c->part_first);
     free(c->gets);
     free(c->regops);
-    free(c->inq);
+    core_msgq_free(&c->in);
 }
 
 void core_proc_init(core_proc *p, core_run *run, int pid)
@@ -398,14 +398,6 @@ void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t r
                       g->pid);
 }
 
-static void add_message(core_ctx *c, const char *tag, size_t tagsize, const char *payload, size_t n)
-{
-    if (c->nin == c->capin)
-        c->inq = grow_array(c->inq, &c->capin, sizeof *c->inq, "message queue");
-    c->inq[c->nin++] = (core_msg){tag, payload, n, tagsize};
-    c->inbytes += n;
-}
-
 static const char *put_call(unsigned kind, uint32_t slot)
 {
     if (slot == CORE_COLL_SLOT)
@@ -423,7 +415,7 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
         unsigned kind = CORE_REC_KIND(r);
         if (kind == CORE_REC_SEND) {
             size_t ts = CORE_REC_SLOT(r);
-            add_message(c, data, ts, data + CORE_ALIGN8(ts), r->size);
+            core_msgq_push(&c->in, data, ts, data + CORE_ALIGN8(ts), r->size);
             p->tr.bytes_in += ts;
         } else {
             uint32_t slot = CORE_REC_SLOT(r);
@@ -523,8 +515,7 @@ static void sync_as(core_proc *p, unsigned at)
         eng_check_regops(c);
     if (all & CORE_HAS_COLL)
         eng_check_colls(c, parity);
-    c->nin = c->inhead = 0;
-    c->inbytes = 0;
+    core_msgq_clear(&c->in);
     eng_exchange(p, all, parity);
     if (c->nregops)
         apply_regops(c);

@@ -29,6 +29,7 @@
 #include "core/core_buf.h"
 #include "core/core_copy.h"
 #include "core/core_error.h"
+#include "core/core_msgq.h"
 #include "core/core_rec.h"
 #include "core/core_reg.h"
 #include "core/core_trace.h"
@@ -66,13 +67,6 @@ typedef struct core_getreq {
     uint64_t offset;
     uint64_t size;
 } core_getreq;
-
-typedef struct core_msg {
-    const char *tag;
-    const char *payload;
-    size_t size;
-    size_t tagsize; /* as it was when the message was sent */
-} core_msg;
 
 typedef enum { CORE_REGOP_PUSH = 1, CORE_REGOP_POP = 2 } core_regop_kind;
 
@@ -127,9 +121,7 @@ typedef struct core_ctx {
     size_t tagsize, next_tagsize;
     size_t tagsize_calls; /* bsp_set_tagsize calls in this superstep: collective */
 
-    core_msg *inq; /* messages received at the last sync; inq[inhead..nin) remain */
-    size_t nin, inhead, capin;
-    size_t inbytes; /* payload bytes remaining in the queue */
+    core_msgq in; /* messages received at the last sync */
 
     void *coll_buf; /* where collective puts to this process land */
     size_t coll_size;

@@ -89,13 +89,7 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     sub->part_first = first;
     sub->tagsize = sub->next_tagsize = c->tagsize;
     /* Messages sent before the partition are read inside the part. */
-    sub->inq = c->inq;
-    sub->nin = c->nin;
-    sub->inhead = c->inhead;
-    sub->capin = c->capin;
-    sub->inbytes = c->inbytes;
-    c->inq = NULL;
-    c->nin = c->inhead = c->capin = c->inbytes = 0;
+    core_msgq_take(&sub->in, &c->in);
     eng_ctx_attach(sub);
     /* Every member must have joined before any of them communicates. */
     eng_barrier(c, CORE_AT_PARTITION, 0);

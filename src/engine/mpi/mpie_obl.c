@@ -42,8 +42,7 @@ void eng_oblsync(core_proc *p, size_t n)
         MPI_Isend(b->data, (int)b->len, MPI_BYTE, d, tag, c->group->e.comm, mpie_request(c));
     }
     /* The queue may point into the in buffers until here. */
-    c->nin = c->inhead = 0;
-    c->inbytes = 0;
+    core_msgq_clear(&c->in);
     for (int q = 0; q < c->nprocs; q++)
         c->e.in[q].len = 0;
     size_t have = 0;

@@ -202,8 +202,7 @@ void eng_oblsync(core_proc *p, size_t n)
     wait_for(c, n);
     core_watch_leave();
 
-    c->nin = c->inhead = 0;
-    c->inbytes = 0;
+    core_msgq_clear(&c->in);
     for (const thr_mail *m = c->e.mailbox->taken; m; m = m->next) {
         if (p->tr.on)
             core_trace_add_source(p, c->group->e.members[m->src]->proc->pid);
