@@ -33,6 +33,7 @@ typedef struct eng_ctx {
     int *block_len;
     int nblocks, capblocks;
     eng_coll coll; /* run by MPI at the next sync when coll.kind != 0 */
+    unsigned at;   /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
 } eng_ctx;
 
 #endif

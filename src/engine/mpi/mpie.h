@@ -29,6 +29,12 @@ enum {
  * nap_ns, for ranks waiting between sections) between further polls. */
 enum { MPIE_POLLS = 64, MPIE_NAP_NS = 100000 };
 void mpie_wait(int n, MPI_Request *reqs, long nap_ns);
+/* Waits for one nonblocking collective by mpie_wait while the watchdog sees this
+ * rank waiting in call `at` (a CORE_AT_* bit) of superstep `step`: the checks and
+ * reports that follow a barrier, a partition's agreement and the trace's gather at
+ * bsp_end use it, so that a rank stopped between a barrier and them is named as
+ * one stopped before the barrier (docs/reliability.md, "The watchdog"). */
+void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step);
 
 /* A message found by a probe, to be received as itself (mpie_port.c): MPI's
  * matched probe, or under SMPI (POLYBSP_SMPI), which lacks it, the probed source

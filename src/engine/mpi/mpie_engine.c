@@ -152,6 +152,13 @@ void eng_abort(int status)
     _exit(status);
 }
 
+void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step)
+{
+    core_watch_enter(at, step);
+    mpie_wait(1, req, 0);
+    core_watch_leave();
+}
+
 #ifndef POLYBSP_SMPI /* SMPI's waits block: mpie_port.c */
 /* GCC 12 takes MPICH's MPI_STATUSES_IGNORE, (MPI_Status *)1, for an array of
  * size 0 and warns that MPI_Testall writes to it (MPICH issue 5687). */
@@ -399,7 +406,10 @@ void eng_begin(long long nprocs)
 static void write_trace(core_run *run, core_proc *p)
 {
     int traced = run->traced, any;
-    MPI_Allreduce(&traced, &any, 1, MPI_INT, MPI_LOR, run->root.e.comm);
+    MPI_Comm comm = run->root.e.comm;
+    MPI_Request req;
+    MPI_Iallreduce(&traced, &any, 1, MPI_INT, MPI_LOR, comm, &req);
+    mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (!any)
         return;
     char *text = NULL;
@@ -418,7 +428,8 @@ static void write_trace(core_run *run, core_proc *p)
         if (!counts || !displs)
             core_fatal_oom("trace");
     }
-    MPI_Gather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, run->root.e.comm);
+    MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm, &req);
+    mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (p->pid == 0) {
         size_t total = 0;
         for (int q = 0; q < P; q++) {
@@ -429,7 +440,8 @@ static void write_trace(core_run *run, core_proc *p)
         if (!all)
             core_fatal_oom("trace");
     }
-    MPI_Gatherv(text, n, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, run->root.e.comm);
+    MPI_Igatherv(text, n, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, comm, &req);
+    mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (p->pid == 0) {
         run->traced = 1;
         core_trace_finish(run, all, (size_t)displs[P - 1] + (size_t)counts[P - 1]);
@@ -472,17 +484,21 @@ core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
     int *ref = malloc(((size_t)nparts + 2) * sizeof *ref);
     if (!ref)
         core_fatal_oom("partition");
+    c->e.at = CORE_AT_PARTITION; /* for mpie_blame's wait */
     ref[0] = nparts;
     memcpy(ref + 1, first, ((size_t)nparts + 1) * sizeof *first);
     int n0 = nparts;
-    MPI_Bcast(&n0, 1, MPI_INT, 0, c->group->e.comm);
+    MPI_Request req;
+    MPI_Ibcast(&n0, 1, MPI_INT, 0, c->group->e.comm, &req);
+    mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
     int agree = n0 == nparts;
     int *theirs = malloc(((size_t)n0 + 2) * sizeof *theirs);
     if (!theirs)
         core_fatal_oom("partition");
     if (c->pid == 0)
         memcpy(theirs, ref, ((size_t)n0 + 2) * sizeof *ref);
-    MPI_Bcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm);
+    MPI_Ibcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm, &req);
+    mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
     for (int k = 0; agree && k <= nparts; k++)
         agree = theirs[k + 1] == first[k];
     char detail[160];

@@ -53,7 +53,9 @@ typedef struct wire_get {
 void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *detail)
 {
     int me = guilty ? c->pid : INT_MAX, lowest;
-    MPI_Allreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, c->group->e.comm);
+    MPI_Request req;
+    MPI_Iallreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, c->group->e.comm, &req);
+    mpie_wait_watched(&req, c->e.at, c->proc->step);
     if (lowest == INT_MAX)
         return;
     if (lowest == c->pid)
@@ -69,7 +71,9 @@ static void report_mixed_arrivals(const core_ctx *c, unsigned all, unsigned at)
     unsigned mine[2] = {at, c->proc->ended_how}, *every = malloc(2 * (size_t)P * sizeof *every);
     if (!every)
         core_fatal_oom("barrier");
-    MPI_Allgather(mine, 2, MPI_UNSIGNED, every, 2, MPI_UNSIGNED, c->group->e.comm);
+    MPI_Request req;
+    MPI_Iallgather(mine, 2, MPI_UNSIGNED, every, 2, MPI_UNSIGNED, c->group->e.comm, &req);
+    mpie_wait_watched(&req, at, c->proc->step);
     unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
     int culprit = -1, other = -1;
     for (int q = P - 1; q >= 0; q--) {
@@ -94,7 +98,9 @@ static void report_steps(const core_ctx *c, unsigned at)
     unsigned long *every = malloc(2 * (size_t)P * sizeof *every);
     if (!every)
         core_fatal_oom("barrier");
-    MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm);
+    MPI_Request req;
+    MPI_Iallgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm, &req);
+    mpie_wait_watched(&req, at, c->proc->step);
     int behind = 0, other = -1;
     for (int q = 1; q < P; q++)
         if (every[2 * q] < every[2 * behind])
@@ -122,6 +128,7 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    c->e.at = at;
     core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
         unsigned mine = all, theirs;
@@ -146,7 +153,9 @@ void eng_check_regops(core_ctx *c)
     /* Member 0's tag size calls and size, and sequence of registration calls
      * (kind, push undone) reach everybody. */
     uint64_t head[3] = {c->nregops, c->next_tagsize, c->tagsize_calls};
-    MPI_Bcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm);
+    MPI_Request req;
+    MPI_Ibcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm, &req);
+    mpie_wait_watched(&req, c->e.at, c->proc->step);
     size_t n = (size_t)head[0];
     core_regop *ref = calloc(n + 1, sizeof *ref);
     uint64_t *wire = calloc(2 * n + 2, sizeof *wire);
@@ -156,7 +165,8 @@ void eng_check_regops(core_ctx *c)
         wire[2 * i] = (uint64_t)c->regops[i].kind;
         wire[2 * i + 1] = c->regops[i].push;
     }
-    MPI_Bcast(wire, (int)(2 * n), MPI_UINT64_T, 0, c->group->e.comm);
+    MPI_Ibcast(wire, (int)(2 * n), MPI_UINT64_T, 0, c->group->e.comm, &req);
+    mpie_wait_watched(&req, c->e.at, c->proc->step);
     for (size_t i = 0; i < n; i++)
         ref[i] = (core_regop){.kind = (core_regop_kind)wire[2 * i], .push = wire[2 * i + 1]};
     const char *call = "bsp_push_reg";
@@ -172,7 +182,8 @@ void eng_check_regops(core_ctx *c)
         wire[2 * i] = c->regops[i].size;
         wire[2 * i + 1] = UINT64_MAX - c->regops[i].size;
     }
-    MPI_Allreduce(MPI_IN_PLACE, wire, (int)(2 * n), MPI_UINT64_T, MPI_MAX, c->group->e.comm);
+    MPI_Iallreduce(MPI_IN_PLACE, wire, (int)(2 * n), MPI_UINT64_T, MPI_MAX, c->group->e.comm, &req);
+    mpie_wait_watched(&req, c->e.at, c->proc->step);
     for (size_t i = 0; i < n; i++) {
         c->regops[i].most = (size_t)wire[2 * i];
         c->regops[i].agree = UINT64_MAX - wire[2 * i + 1] == wire[2 * i];
@@ -183,7 +194,9 @@ void eng_check_regops(core_ctx *c)
 void eng_check_colls(core_ctx *c, unsigned parity)
 {
     long d[3] = {(long)c->coll[parity].kind, c->coll[parity].root, (long)c->coll[parity].nbytes};
-    MPI_Bcast(d, 3, MPI_LONG, 0, c->group->e.comm);
+    MPI_Request req;
+    MPI_Ibcast(d, 3, MPI_LONG, 0, c->group->e.comm, &req);
+    mpie_wait_watched(&req, c->e.at, c->proc->step);
     core_coll_desc ref = {(core_step_kind)d[0], d[1], (size_t)d[2]};
     char call[32], detail[160];
     int guilty = core_coll_differ(&ref, c->group->e.run_pids[0], &c->coll[parity], call,
