@@ -92,6 +92,47 @@ void core_proc_free(core_proc *p)
     core_trace_free(p);
 }
 
+/* Zeroed memory on cache lines of its own: processes write their state
+ * constantly, and a neighbour's writes must not evict it. */
+static void *zalloc_aligned(size_t n)
+{
+    void *p = NULL;
+    if (posix_memalign(&p, 64, n))
+        core_fatal_oom("process state");
+    memset(p, 0, n);
+    return p;
+}
+
+core_run *core_run_create(int nprocs, int first, int last, const char *trace, const char *program)
+{
+    core_run *run = zalloc_aligned(sizeof *run);
+    run->nprocs = nprocs;
+    run->procs = calloc((size_t)nprocs, sizeof *run->procs);
+    if (!run->procs || core_group_init(&run->root, nprocs, 0))
+        core_fatal_oom("process table");
+    for (int i = first; i < last; i++) {
+        run->procs[i] = zalloc_aligned(sizeof(core_proc));
+        core_proc_init(run->procs[i], run, i);
+    }
+    run->trace_path = trace ? trace : "polybsp-trace.jsonl";
+    run->program = program;
+    run->trace_all = trace != NULL;
+    return run;
+}
+
+void core_run_destroy(core_run *run)
+{
+    for (int i = 0; i < run->nprocs; i++) {
+        if (run->procs[i]) {
+            core_proc_free(run->procs[i]);
+            free(run->procs[i]);
+        }
+    }
+    free(run->procs);
+    core_group_free(&run->root);
+    free(run);
+}
+
 static void check_pid(const core_ctx *c, const char *call, long long pid)
 {
     if (pid < 0 || pid >= c->nprocs)
@@ -467,6 +508,28 @@ static void apply_regops(core_ctx *c)
         }
     }
     c->nregops = 0;
+}
+
+void core_blame_mixed(const unsigned *at, size_t stride, int P, unsigned all, int *culprit,
+                      int *other)
+{
+    unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
+    *culprit = *other = -1;
+    for (int q = P - 1; q >= 0; q--)
+        *(at[(size_t)q * stride] == first ? culprit : other) = q;
+}
+
+void core_blame_steps(const unsigned long *step, size_t stride, int P, int *behind, int *other)
+{
+    int b = 0;
+    for (int q = 1; q < P; q++)
+        if (step[(size_t)q * stride] < step[(size_t)b * stride])
+            b = q;
+    *behind = b;
+    *other = -1;
+    for (int q = 0; q < P && *other < 0; q++)
+        if (step[(size_t)q * stride] != step[(size_t)b * stride])
+            *other = q;
 }
 
 const char *core_arrival_call(unsigned at)

@@ -177,6 +177,14 @@ void core_ctx_free(core_ctx *c);
 /* A process of the run, in the run's root group. */
 void core_proc_init(core_proc *p, core_run *run, int pid);
 void core_proc_free(core_proc *p);
+/* A run of nprocs processes, of which this image holds pids [first, last) (all
+ * of them on threads, its own on an MPI rank), each initialised, on cache lines
+ * of their own; trace: POLYBSP_TRACE as the run sees it, or NULL when unset.
+ * The engine sets the clock (t0), starts tracing and sets what it alone knows.
+ * Stops the run when memory runs out. */
+core_run *core_run_create(int nprocs, int first, int last, const char *trace, const char *program);
+/* Frees the run and the processes it holds. */
+void core_run_destroy(core_run *run);
 
 /* Canonical operations: sizes already validated as non-negative by the dialect. */
 void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,
@@ -241,7 +249,16 @@ void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len
 /* Stops the run when a get reads beyond what its owner registered. */
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);
 
-/* Misuse found at a barrier, described the same way by every engine. */
+/* Misuse found at a barrier, described the same way by every engine. Every
+ * member chooses whom to name from the same data, so whichever reports first
+ * prints the same line. Different calls: from every member's call
+ * (at[q * stride]), *culprit is the lowest pid that made the call of the lowest
+ * kind in all, *other the lowest pid that made another call. Different
+ * supersteps: from every member's superstep (step[q * stride]), *behind is the
+ * lowest pid of the earliest, *other the lowest pid of another. */
+void core_blame_mixed(const unsigned *at, size_t stride, int P, unsigned all, int *culprit,
+                      int *other);
+void core_blame_steps(const unsigned long *step, size_t stride, int P, int *behind, int *other);
 const char *core_arrival_call(unsigned at);
 CORE_NORETURN void core_report_mixed(long pid, unsigned long step, unsigned at, long other_pid,
                                      unsigned other_at, unsigned other_ended_how);

@@ -376,25 +376,13 @@ void eng_begin(long long nprocs)
     if (rank >= P)
         leave_without_section();
 
-    core_run *run = calloc(1, sizeof *run);
-    if (!run || !(run->procs = calloc((size_t)P, sizeof *run->procs)))
-        core_fatal_oom("process table");
-    run->nprocs = (int)P;
-    if (core_group_init(&run->root, (int)P, 0))
-        core_fatal_oom("process table");
+    core_run *run = core_run_create((int)P, rank, rank + 1, g.trace, g.program ? g.program : "");
     mpie_group_attach(&run->root, g.participants, rank);
     mpie_watch_begin(g.participants, g.timeout);
-    core_proc *p = calloc(1, sizeof *p);
-    if (!p)
-        core_fatal_oom("process table");
-    run->procs[rank] = p;
-    core_proc_init(p, run, rank);
-    run->trace_path = g.trace ? g.trace : "polybsp-trace.jsonl";
-    run->program = g.program ? g.program : "";
+    core_proc *p = run->procs[rank];
     MPI_Barrier(g.participants);
     run->t0 = core_now();
-    run->trace_all = g.trace != NULL;
-    if (g.trace)
+    if (run->trace_all)
         core_trace_start(p);
     g.run = run;
     if (core_altstack_push(&g.altstack))
@@ -463,11 +451,7 @@ static void end_section(unsigned how)
     mpie_watch_end();
     core_self = NULL;
     core_altstack_pop(&g.altstack);
-    core_proc_free(p);
-    free(p);
-    core_group_free(&run->root);
-    free(run->procs);
-    free(run);
+    core_run_destroy(run);
     g.run = NULL;
     g.state = ENG_AFTER;
     /* Only process 0 goes on after bsp_end. */

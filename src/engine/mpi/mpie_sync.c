@@ -74,17 +74,11 @@ static void report_mixed_arrivals(const core_ctx *c, unsigned all, unsigned at)
     MPI_Request req;
     MPI_Iallgather(mine, 2, MPI_UNSIGNED, every, 2, MPI_UNSIGNED, c->group->e.comm, &req);
     mpie_wait_watched(&req, at, c->proc->step);
-    unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
-    int culprit = -1, other = -1;
-    for (int q = P - 1; q >= 0; q--) {
-        if (every[2 * q] == first)
-            culprit = q;
-        else
-            other = q;
-    }
+    int culprit, other;
+    core_blame_mixed(every, 2, P, all, &culprit, &other);
     if (culprit == c->pid)
-        core_report_mixed(c->proc->pid, c->proc->step, first, c->group->e.run_pids[other],
-                          every[2 * other], every[2 * other + 1]);
+        core_report_mixed(c->proc->pid, c->proc->step, every[2 * culprit],
+                          c->group->e.run_pids[other], every[2 * other], every[2 * other + 1]);
     mpie_await_stop();
 }
 
@@ -101,13 +95,8 @@ static void report_steps(const core_ctx *c, unsigned at)
     MPI_Request req;
     MPI_Iallgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm, &req);
     mpie_wait_watched(&req, at, c->proc->step);
-    int behind = 0, other = -1;
-    for (int q = 1; q < P; q++)
-        if (every[2 * q] < every[2 * behind])
-            behind = q;
-    for (int q = 0; q < P && other < 0; q++)
-        if (every[2 * q] != every[2 * behind])
-            other = q;
+    int behind, other;
+    core_blame_steps(every, 2, P, &behind, &other);
     if (behind == c->pid)
         core_report_steps(c->proc->pid, c->proc->step, at, c->group->e.run_pids[other],
                           (int)every[2 * other + 1], every[2 * other]);

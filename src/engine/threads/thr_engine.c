@@ -132,15 +132,6 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static void *aligned_zalloc(size_t n)
-{
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n))
-        core_fatal_oom("process state");
-    memset(p, 0, n);
-    return p;
-}
-
 /* Every process keeps the descriptor of its outgoing buffer to every member, for
  * two superstep parities: 2·P·sizeof(core_buf) bytes each, 2·P²·sizeof(core_buf)
  * for the run, which grows faster than anything else with P. A P for which that
@@ -192,21 +183,11 @@ void eng_begin(long long nprocs)
     core_stream stream;
     thr_place_plan(P, cpu,
                    &stream); /* before the clock starts: the first call reads the topology */
-    core_run *run = aligned_zalloc(sizeof *run);
-    run->stream_out = stream;
-    run->nprocs = P;
-    run->procs = calloc((size_t)P, sizeof *run->procs);
-    if (!run->procs || core_group_init(&run->root, P, 0))
-        core_fatal_oom("process table");
-    for (int i = 0; i < P; i++) {
-        run->procs[i] = aligned_zalloc(sizeof(core_proc));
-        core_proc_init(run->procs[i], run, i);
-    }
     const char *trace = getenv("POLYBSP_TRACE");
-    run->trace_path = trace && *trace ? trace : "polybsp-trace.jsonl";
-    run->program = g.argv && g.argv[0] ? g.argv[0] : "";
+    core_run *run = core_run_create(P, 0, P, trace && *trace ? trace : NULL,
+                                    g.argv && g.argv[0] ? g.argv[0] : "");
+    run->stream_out = stream;
     run->t0 = core_now();
-    run->trace_all = trace && *trace;
     if (run->trace_all)
         for (int i = 0; i < P; i++)
             core_trace_start(run->procs[i]);
@@ -253,13 +234,7 @@ void eng_end(void)
     core_trace_finish(run, NULL, 0);
     leave(&g.altstack);
     thr_place_release();
-    for (int i = 0; i < run->nprocs; i++) {
-        core_proc_free(run->procs[i]);
-        free(run->procs[i]);
-    }
-    free(run->procs);
-    core_group_free(&run->root);
-    free(run);
+    core_run_destroy(run);
     free(g.workers);
     g.run = NULL;
     g.workers = NULL;

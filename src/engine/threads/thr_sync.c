@@ -68,45 +68,33 @@ void eng_ctx_free(core_ctx *c)
 
 void eng_ctx_attach(core_ctx *c) { c->group->e.members[c->pid] = c; }
 
-/* Different calls met at one barrier. Every member sees the same bits and names
- * the same culprit, so whichever reports first prints the same line: the lowest
- * pid that made the call of the lowest kind, about the lowest pid that made
- * another call. */
+/* Different calls met at one barrier (core_blame_mixed names the culprit). */
 static void report_mixed_arrivals(const core_group *g, unsigned all)
 {
-    unsigned first = all & CORE_AT_ANY & -(all & CORE_AT_ANY);
-    int culprit = -1, other = -1;
-    unsigned other_at = 0;
-    for (int q = g->nprocs - 1; q >= 0; q--) {
-        unsigned at = atomic_load_explicit(&g->e.members[q]->e.arrive_at, memory_order_relaxed);
-        if (at == first) {
-            culprit = q;
-        } else {
-            other = q;
-            other_at = at;
-        }
-    }
+    unsigned *at = malloc((size_t)g->nprocs * sizeof *at);
+    if (!at)
+        core_fatal_oom("barrier");
+    for (int q = 0; q < g->nprocs; q++)
+        at[q] = atomic_load_explicit(&g->e.members[q]->e.arrive_at, memory_order_relaxed);
+    int culprit, other;
+    core_blame_mixed(at, 1, g->nprocs, all, &culprit, &other);
     const core_proc *c = g->e.members[culprit]->proc, *o = g->e.members[other]->proc;
-    core_report_mixed(c->pid, c->step, first, o->pid, other_at, o->ended_how);
+    core_report_mixed(c->pid, c->step, at[culprit], o->pid, at[other], o->ended_how);
 }
 
-/* Members arrived from supersteps of different parity: the lowest pid of the
- * earliest superstep reports the lowest pid of another. */
+/* Members arrived from supersteps of different parity (core_blame_steps). */
 static void report_steps(const core_group *g, unsigned at)
 {
-    int behind = 0, other = -1;
-    for (int q = 1; q < g->nprocs; q++)
-        if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) <
-            atomic_load_explicit(&g->e.members[behind]->e.arrive_step, memory_order_relaxed))
-            behind = q;
-    unsigned long step =
-        atomic_load_explicit(&g->e.members[behind]->e.arrive_step, memory_order_relaxed);
-    for (int q = 0; q < g->nprocs && other < 0; q++)
-        if (atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed) != step)
-            other = q;
+    unsigned long *step = malloc((size_t)g->nprocs * sizeof *step);
+    if (!step)
+        core_fatal_oom("barrier");
+    for (int q = 0; q < g->nprocs; q++)
+        step[q] = atomic_load_explicit(&g->e.members[q]->e.arrive_step, memory_order_relaxed);
+    int behind, other;
+    core_blame_steps(step, 1, g->nprocs, &behind, &other);
     const core_ctx *b = g->e.members[behind], *o = g->e.members[other];
     core_report_steps(b->proc->pid, b->proc->step, at, o->proc->pid, o->last_oblivious,
-                      atomic_load_explicit(&o->e.arrive_step, memory_order_relaxed));
+                      step[other]);
 }
 
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
