@@ -133,6 +133,14 @@ void core_run_destroy(core_run *run)
     free(run);
 }
 
+void core_check_begin(eng_state state, int have_spmd)
+{
+    if (state == ENG_RUNNING)
+        core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
+    if (state == ENG_AFTER && !have_spmd)
+        core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
+}
+
 static void check_pid(const core_ctx *c, const char *call, long long pid)
 {
     if (pid < 0 || pid >= c->nprocs)

@@ -185,6 +185,10 @@ void core_proc_free(core_proc *p);
 core_run *core_run_create(int nprocs, int first, int last, const char *trace, const char *program);
 /* Frees the run and the processes it holds. */
 void core_run_destroy(core_run *run);
+/* bsp_begin's checks of the section's state, alike on every engine: it stops
+ * the run while a section runs, and after one ended unless the program called
+ * bsp_init (have_spmd), which alone allows a second. */
+void core_check_begin(eng_state state, int have_spmd);
 
 /* Canonical operations: sizes already validated as non-negative by the dialect. */
 void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,

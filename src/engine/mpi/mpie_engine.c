@@ -346,10 +346,7 @@ static void leave_without_section(void)
 
 void eng_begin(long long nprocs)
 {
-    if (g.state == ENG_RUNNING)
-        core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
-    if (g.state == ENG_AFTER && !g.spmd)
-        core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
+    core_check_begin(g.state, g.spmd != NULL);
     start_mpi();
     core_install_reporters();
     int size;

@@ -161,10 +161,7 @@ void eng_begin(long long nprocs)
         worker_begun = 1;
         return;
     }
-    if (atomic_load(&g.state) == ENG_RUNNING)
-        core_fatal("bsp_begin", "called twice (the SPMD section is already running)");
-    if (atomic_load(&g.state) == ENG_AFTER && !g.spmd)
-        core_fatal("bsp_begin", "a second SPMD section needs bsp_init");
+    core_check_begin((eng_state)atomic_load(&g.state), g.spmd != NULL);
     if (nprocs < 1)
         core_fatal("bsp_begin", "number of processes %lld must be at least 1", nprocs);
     if (nprocs > ENG_MAX_NPROCS)
