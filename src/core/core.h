@@ -7,15 +7,35 @@
  *    BSPlib scopes to a group: its pid and nprocs there, registrations, queues.
  *    Members reach each other's contexts through the group (the threads engine
  *    shares one address space).
- *  - Between syncs a process only appends to its own queues: puts, hpputs and sends
- *    go to out[parity][dest], gets to its get list, registrations to its pending list.
- *  - core_sync moves the superstep's data: one barrier that also combines what kinds
- *    of traffic anybody has; then, only as needed, gets (reading remote memory),
- *    puts and messages (each destination pulls what is addressed to it, in source
- *    order), registration changes, and a closing barrier when hpput sources were read.
- *    Outgoing buffers alternate between two parities so that a source may start its
- *    next superstep while destinations still pull: a buffer of parity s is reused
- *    only in superstep s+2, after every member has passed the barrier of s+1.
+ *  - The superstep timeline, superstep s of a group (parity s & 1); both engines
+ *    follow it, and thr_sync.c and mpie_sync.c say only how they move the data:
+ *    1. Between syncs a process only appends to its own state: a put, hpput or
+ *       send becomes a record (core_rec.h) in out[s & 1][dest] (a put's payload
+ *       is copied now, an hpput's source only pointed at); a get goes to its get
+ *       list, a registration call to its regops; flags gathers the CORE_HAS_*
+ *       bits of what it did.
+ *    2. core_sync: one barrier (eng_barrier) ORs every member's flags with the
+ *       call that brought it (CORE_AT_SYNC, _END, _PARTITION, _REJOIN) and the
+ *       parity it comes from (CORE_AT_EVEN, _ODD): two calls, or both parities
+ *       (a member ran ahead through bsp_oblsync), stop the run, every member
+ *       naming the same culprit (core_blame_mixed, core_blame_steps).
+ *    3. Only as the OR says: the members' registration calls and collective
+ *       announcements are compared with member 0's (eng_check_regops,
+ *       eng_check_colls); the message queue (core_msgq.h) is emptied.
+ *    4. eng_exchange: every get reads its source before any get writes its
+ *       destination (BSPlib's rule), and a second barrier follows when there
+ *       were gets or registration changes; each destination then lands the
+ *       records addressed to it, source by source in pid order and each
+ *       source's in issue order (core_apply_records: puts into place, messages
+ *       into the queue); an hpput's source is read only now, so a closing
+ *       barrier keeps the sources waiting until every destination has read.
+ *    5. Registration changes take effect; superstep s+1 begins and empties the
+ *       out buffers of its parity, written in s-1. A source may thus run into
+ *       s+1 while slower destinations still read its parity-s buffers: those are
+ *       written again only in s+2, after every member passed the barrier of s+1.
+ *    bsp_oblsync (core_oblsync) has no barrier: only messages travel, and a
+ *    process ends its superstep once the number of them it was told to expect
+ *    has arrived (thr_obl.c, mpie_obl.c).
  *  - Collectives (src/coll) put into the buffer each process exposes with
  *    core_coll_expose, which needs no registration: the destination resolves it
  *    when it pulls.

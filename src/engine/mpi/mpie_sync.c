@@ -1,5 +1,6 @@
 /* mpie_sync — the superstep on MPI: barrier, agreement checks and the exchange.
  *
+ * The steps of a superstep are core.h's timeline; this is how MPI moves the data.
  * The barrier combines the members' traffic bits (eng_barrier). When anybody
  * communicates, every member sends every other one exactly one head message, so
  * nobody has to learn first how many messages are coming:

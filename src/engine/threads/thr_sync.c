@@ -1,6 +1,8 @@
 /* thr_sync — the superstep on threads: barrier, checks, gets and pulls, groups.
  *
- * Members read each other's state directly. What makes that safe:
+ * The steps of a superstep are core.h's timeline. On threads, members read each
+ * other's state directly: a destination copies its records out of the sources'
+ * out buffers itself (pull_incoming). What makes that safe:
  *  - after the first barrier every member's queues, registrations and
  *    descriptors are complete and stay unchanged until that member's next
  *    superstep begins;
