@@ -27,8 +27,9 @@
  *       were gets or registration changes; each destination then lands the
  *       records addressed to it, source by source in pid order and each
  *       source's in issue order (core_apply_records: puts into place, messages
- *       into the queue); an hpput's source is read only now, so a closing
- *       barrier keeps the sources waiting until every destination has read.
+ *       into the queue); an hpput's source is read only now, so no source
+ *       leaves the sync before it has been read (threads: a closing barrier;
+ *       MPI: its sends complete).
  *    5. Registration changes take effect; superstep s+1 begins and empties the
  *       out buffers of its parity, written in s-1. A source may thus run into
  *       s+1 while slower destinations still read its parity-s buffers: those are
