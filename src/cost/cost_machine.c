@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -203,18 +204,67 @@ static int read_choice(cost_jctx *c, const json_t *obj, const char *key, const c
     return 0;
 }
 
-/* An optional object holding numbers; returns 1 when present and read, 0 when
- * absent, -1 on a defect. */
-static int read_section(cost_jctx *c, const json_t *root, const char *key, const char *want,
-                        const char *const *names, const cost_bound *bounds, double *const *outs,
-                        int count)
+/* The sections that hold plain numbers, in the file's order: one table drives
+ * the reader and the writer. "bsp" is required and always written; the others
+ * are optional, and written when one of their numbers is not zero (zero means
+ * "not measured": none can validly be zero but B and the spread, and a zero
+ * spread or a BSP* fit with g* = 0 says nothing). */
+typedef struct num_section {
+    const char *key, *want;
+    int n;
+    struct {
+        const char *name;
+        cost_bound bound;
+        size_t at; /* offsetof in cost_machine */
+    } num[2];
+} num_section;
+
+enum { SECTION_BSP = 0, NUM_SECTIONS = 5 };
+static const num_section num_sections[NUM_SECTIONS] = {
+    {"bsp",
+     "an object with g and L",
+     2,
+     {{"g", COST_POS, offsetof(cost_machine, g)}, {"L", COST_ANY, offsetof(cost_machine, L)}}},
+    {"bspstar",
+     "an object with g and B",
+     2,
+     {{"g", COST_POS, offsetof(cost_machine, gstar)},
+      {"B", COST_NONNEG, offsetof(cost_machine, B)}}},
+    {"rate",
+     "an object with ops_per_second",
+     1,
+     {{"ops_per_second", COST_POS, offsetof(cost_machine, rate)}}},
+    {"page_fault",
+     "an object with fresh and after_read",
+     2,
+     {{"fresh", COST_POS, offsetof(cost_machine, fault_touch)},
+      {"after_read", COST_POS, offsetof(cost_machine, fault_touch) + sizeof(double)}}},
+    {"noise",
+     "an object with spread_percent",
+     1,
+     {{"spread_percent", COST_NONNEG, offsetof(cost_machine, spread)}}},
+};
+
+static double *num_at(cost_machine *m, const num_section *s, int i)
+{
+    return (double *)((char *)m + s->num[i].at);
+}
+
+static double num_value(const cost_machine *m, const num_section *s, int i)
+{
+    return *(const double *)((const char *)m + s->num[i].at);
+}
+
+/* One section of num_sections; returns 1 when present and read, 0 when absent,
+ * -1 on a defect. */
+static int read_section(cost_jctx *c, const json_t *root, const num_section *s, cost_machine *m)
 {
     int failed = 0;
-    const json_t *s = enter(c, root, key, want, &failed);
-    if (s == NULL)
+    const json_t *obj = enter(c, root, s->key, s->want, &failed);
+    if (obj == NULL)
         return failed;
-    for (int i = 0; i < count; i++)
-        if (cost_jnum(c, s, names[i], bounds[i], outs[i]) < 0)
+    for (int i = 0; i < s->n; i++)
+        if (cost_jnum(c, obj, s->num[i].name, s->num[i].bound, num_at(m, s, i)) < 0)
             return -1;
     leave(c);
     return 1;
@@ -428,10 +478,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
         read_choice(c, root, "unit", "byte", NULL, &yes) < 0)
         return -1;
 
-    static const char *const gl[] = {"g", "L"};
-    static const cost_bound gl_bounds[] = {COST_POS, COST_ANY};
-    double *bsp_outs[] = {&m->g, &m->L};
-    int rc = read_section(c, root, "bsp", "an object with g and L", gl, gl_bounds, bsp_outs, 2);
+    int rc = read_section(c, root, &num_sections[SECTION_BSP], m);
     if (rc == 0)
         return cost_jfail(c, "bsp", "missing (expected an object with g and L)");
     if (rc < 0 || read_byprocs(c, root, m) < 0 || read_patterns(c, root, m) < 0)
@@ -449,27 +496,9 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
         leave(c);
     }
 
-    static const char *const gb[] = {"g", "B"};
-    static const cost_bound gb_bounds[] = {COST_POS, COST_NONNEG};
-    double *star_outs[] = {&m->gstar, &m->B};
-    static const char *const rate[] = {"ops_per_second"};
-    static const cost_bound pos[] = {COST_POS};
-    double *rate_outs[] = {&m->rate};
-    static const char *const fault[] = {"fresh", "after_read"};
-    static const cost_bound pos2[] = {COST_POS, COST_POS};
-    double *fault_outs[] = {&m->fault_touch[0], &m->fault_touch[1]};
-    static const char *const noise[] = {"spread_percent"};
-    static const cost_bound nonneg[] = {COST_NONNEG};
-    double *noise_outs[] = {&m->spread};
-    if (read_section(c, root, "bspstar", "an object with g and B", gb, gb_bounds, star_outs, 2) <
-            0 ||
-        read_section(c, root, "rate", "an object with ops_per_second", rate, pos, rate_outs, 1) <
-            0 ||
-        read_section(c, root, "page_fault", "an object with fresh and after_read", fault, pos2,
-                     fault_outs, 2) < 0 ||
-        read_section(c, root, "noise", "an object with spread_percent", noise, nonneg, noise_outs,
-                     1) < 0)
-        return -1;
+    for (int k = SECTION_BSP + 1; k < NUM_SECTIONS; k++)
+        if (read_section(c, root, &num_sections[k], m) < 0)
+            return -1;
     return read_dbsp(c, root, m) < 0 || read_ccm(c, root, m) < 0 ? -1 : 0;
 }
 
@@ -687,6 +716,17 @@ static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, 
 
 /* Emits m as the text of a machine file; -1 (with the field named) for a string
  * that cannot be written. */
+/* One section of num_sections, after a comma. */
+static void put_section(FILE *f, const num_section *s, const cost_machine *m)
+{
+    fprintf(f, ",\n  \"%s\": {", s->key);
+    for (int i = 0; i < s->n; i++) {
+        fprintf(f, "%s\"%s\": ", i ? ", " : "", s->num[i].name);
+        cost_jput_num(f, num_value(m, s, i));
+    }
+    fputc('}', f);
+}
+
 static int emit(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
 {
     static const char *const names[3] = {"host", "engine", "date"};
@@ -705,13 +745,9 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
     size_t np = m->nprocs <= COST_MAX_PROCS ? m->nprocs : COST_MAX_PROCS;
     for (size_t i = 0; i < np; i++)
         fprintf(f, "%s%d", i > 0 ? ", " : "", m->procs[i]);
-    fprintf(f, "],\n  \"oversubscribed\": %s,\n  \"h_operator\": \"%s\",\n  \"unit\": \"byte\",",
+    fprintf(f, "],\n  \"oversubscribed\": %s,\n  \"h_operator\": \"%s\",\n  \"unit\": \"byte\"",
             m->oversubscribed ? "true" : "false", m->h_sum ? "sum" : "max");
-    fputs("\n  \"bsp\": {\"g\": ", f);
-    cost_jput_num(f, m->g);
-    fputs(", \"L\": ", f);
-    cost_jput_num(f, m->L);
-    fputc('}', f);
+    put_section(f, &num_sections[SECTION_BSP], m);
     put_byprocs(f, m);
     if (any_measured(m->put) || any_measured(m->hpput)) {
         int first = 1;
@@ -730,31 +766,12 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
         put_array(f, "maxerr", m->t11_maxerr, n);
         fputc('}', f);
     }
-    /* Zero means "not measured" for these four: none can validly be zero except
-     * B and the spread, and a zero spread or a BSP* fit with g* = 0 says nothing. */
-    if (m->gstar != 0 || m->B != 0) {
-        fputs(",\n  \"bspstar\": {\"g\": ", f);
-        cost_jput_num(f, m->gstar);
-        fputs(", \"B\": ", f);
-        cost_jput_num(f, m->B);
-        fputc('}', f);
-    }
-    if (m->rate != 0) {
-        fputs(",\n  \"rate\": {\"ops_per_second\": ", f);
-        cost_jput_num(f, m->rate);
-        fputc('}', f);
-    }
-    if (m->fault_touch[0] != 0 && m->fault_touch[1] != 0) {
-        fputs(",\n  \"page_fault\": {\"fresh\": ", f);
-        cost_jput_num(f, m->fault_touch[0]);
-        fputs(", \"after_read\": ", f);
-        cost_jput_num(f, m->fault_touch[1]);
-        fputc('}', f);
-    }
-    if (m->spread != 0) {
-        fputs(",\n  \"noise\": {\"spread_percent\": ", f);
-        cost_jput_num(f, m->spread);
-        fputc('}', f);
+    for (int k = SECTION_BSP + 1; k < NUM_SECTIONS; k++) {
+        int measured = 0;
+        for (int i = 0; i < num_sections[k].n; i++)
+            measured |= num_value(m, &num_sections[k], i) != 0;
+        if (measured)
+            put_section(f, &num_sections[k], m);
     }
     put_dbsp(f, m);
     if (m->has_ccm && put_ccm(f, m, path, err, errlen) < 0)
