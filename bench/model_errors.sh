@@ -10,10 +10,10 @@
 # Environment:
 #   PROCS    the numbers of processes, e.g. "2 4" (default: 2)
 #   REPEATS  traced runs per program and P; each ERROR is the median (default 5)
-#   WORK     measured (the default: w as timed) or ops (declared operations / r,
-#            an a-priori prediction of the work)
+#   WORK     the `predict --work` to compare on the same traces (default:
+#            measured, w less the put calls' copying), e.g. "measured whole ops"
 #   FAULTS   the `predict --faults` charges to compare on the same traces, e.g.
-#            "none after-read" (default: none); one row per program and charge
+#            "none after-read" (default: none); one row per program, work and charge
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
@@ -28,12 +28,16 @@ polybsp="$build/tools/polybsp/polybsp"
 ex="$build/examples"
 procs="${PROCS:-2}"
 repeats="${REPEATS:-5}"
-workmode="${WORK:-measured}"
+works="${WORK:-measured}"
 charges="${FAULTS:-none}"
 for c in $charges; do
   case $c in none | fresh | after-read) ;; *) echo "$0: FAULTS holds none, fresh or after-read, not '$c'" >&2; exit 2 ;; esac
 done
-case $workmode in measured | ops) ;; *) echo "$0: WORK must be measured or ops, not '$workmode'" >&2; exit 2 ;; esac
+variants=""
+for w in $works; do
+  case $w in measured | whole | ops) ;; *) echo "$0: WORK holds measured, whole or ops, not '$w'" >&2; exit 2 ;; esac
+  for c in $charges; do variants="$variants $w/$c"; done
+done
 work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -67,9 +71,9 @@ programs=(
   "bcast twophase 1 MiB|$ex/broadcast_study --alg twophase -n 1048576 --trace"
 )
 
-echo "machine: $machine; work: $workmode; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
+echo "machine: $machine; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
 echo
-echo "| program | P | faults charged | REAL (s) | BSP ERROR % | best model | its ERROR % |"
+echo "| program | P | work/faults | REAL (s) | BSP ERROR % | best model | its ERROR % |"
 echo "|---|---|---|---|---|---|---|"
 status=0
 # Rounds are the outer loop, so that the host's noise (a shared VM's stalls
@@ -82,7 +86,7 @@ for P in $procs; do
       name=${entry%%|*}
       cmd=${entry#*|}
       [ -n "${failed[$idx]:-}" ] && continue
-      [ $r -eq 0 ] && for c in $charges; do : >"$work/totals.$P.$idx.$c.csv"; done
+      [ $r -eq 0 ] && for v in $variants; do : >"$work/totals.$P.$idx.${v/\//.}.csv"; done
       rm -f "$work/polybsp-trace.jsonl"
       if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
         echo "model_errors: $name at P = $P failed" >&2
@@ -90,10 +94,10 @@ for P in $procs; do
         failed[$idx]=1
         continue
       fi
-      for c in $charges; do
-        totals="$work/totals.$P.$idx.$c.csv"
+      for v in $variants; do
+        totals="$work/totals.$P.$idx.${v/\//.}.csv"
         # The header, then the total row, of predict's CSV.
-        if ! "$polybsp" predict --machine "$machine" --work "$workmode" --faults "$c" --format csv \
+        if ! "$polybsp" predict --machine "$machine" --work "${v%/*}" --faults "${v#*/}" --format csv \
             "$work/polybsp-trace.jsonl" >"$work/predict.csv" 2>"$work/predict.err"; then
           echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
           status=1
@@ -109,9 +113,9 @@ for P in $procs; do
     [ -n "${failed[$idx]:-}" ] && continue
     entry=${programs[$idx]}
     name=${entry%%|*}
-    for c in $charges; do
+    for v in $variants; do
     # Median of each column over the repeats; then BSP's ERROR and the best one.
-    awk -F, -v name="$name" -v P="$P" -v charge="$c" '
+    awk -F, -v name="$name" -v P="$P" -v charge="$v" '
       function median(col,   n, i, v, s, t) {
         n = 0
         for (i = 2; i <= NR; i++) if (cell[i, col] != "" && cell[i, col] != "n/a") v[++n] = cell[i, col] + 0
@@ -131,7 +135,7 @@ for P in $procs; do
         printf "| %s | %s | %s | %.4g | %s | %s | %s |\n", name, P, charge, real,
                bsp == "n/a" ? "n/a" : sprintf("%.1f", bsp), best == "" ? "-" : best,
                besterr == "n/a" ? "n/a" : sprintf("%.1f", besterr)
-      }' "$work/totals.$P.$idx.$c.csv"
+      }' "$work/totals.$P.$idx.${v/\//.}.csv"
     done
   done
   unset failed

@@ -171,6 +171,10 @@ static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t sl
 /* Copies a payload into the out buffer of dest (core_run.stream_out). */
 static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t n)
 {
+    /* While tracing, a copy for another process is timed apart from the work
+     * (core_trace.h); one to itself is not communication, and stays work. */
+    int timed = p->tr.on && dest != p->ctx->pid;
+    uint64_t t0 = timed ? core_ticks() : 0;
     core_stream how =
         n >= CORE_COPY_STREAM_MIN && dest != p->ctx->pid ? p->run->stream_out : CORE_STREAM_NEVER;
     if (how == CORE_STREAM_MEASURED)
@@ -179,6 +183,8 @@ static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t 
         core_copy_stream(to, from, n);
     else
         core_copy(to, from, n);
+    if (timed)
+        p->tr.copy_ticks += core_ticks() - t0;
 }
 
 /* Appends put records (split below 4 GiB each) from src to dest's slot. */

@@ -4,11 +4,6 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) || defined(__i386__)
-#include <x86intrin.h>
-#else
-#include <time.h>
-#endif
 
 void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n)
 {
@@ -58,18 +53,6 @@ void core_copy_stream(void *restrict dst, const void *restrict src, size_t n)
 #endif
 }
 
-/* A clock for comparing two copies of one process: only ratios matter. */
-static uint64_t ticks(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    return __rdtsc();
-#else
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-#endif
-}
-
 void core_copy_picked(core_copy_pick *pick, void *restrict dst, const void *restrict src, size_t n)
 {
     unsigned way;
@@ -78,12 +61,12 @@ void core_copy_picked(core_copy_pick *pick, void *restrict dst, const void *rest
     else /* streaming must save a quarter: its reader's trip to memory is not on this clock */
         way = (pick->cost[1] * 4 < pick->cost[0] * 3) ^
               ((++pick->copies & (CORE_COPY_PICK_RETRY - 1)) == 0);
-    uint64_t t0 = ticks();
+    uint64_t t0 = core_ticks();
     if (way)
         core_copy_stream(dst, src, n);
     else
         core_copy(dst, src, n);
-    uint64_t per_kib = ((ticks() - t0) << 10) / n + 1, was = pick->cost[way];
+    uint64_t per_kib = ((core_ticks() - t0) << 10) / n + 1, was = pick->cost[way];
     /* Recent copies weigh most; one preempted copy counts as at most twice the
      * average (a quarter more), so a busy machine's interruptions do not flip
      * the choice for the CORE_COPY_PICK_RETRY copies until the next retry,

@@ -41,6 +41,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+#endif
 
 /* Copies of fewer bytes take glibc's vector path, and copies of more its
  * non-temporal stores (from about 1.1 MB here): neither has the cliff, and the
@@ -92,6 +96,20 @@ typedef struct core_copy_pick {
 } core_copy_pick;
 
 void core_copy_picked(core_copy_pick *pick, void *restrict dst, const void *restrict src, size_t n);
+
+/* A cheap clock for timing copies: the TSC where there is one (a few ns to
+ * read), else nanoseconds. Ticks compare within a process; core_trace turns them
+ * into seconds against the real clock. */
+static inline uint64_t core_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    return __rdtsc();
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+#endif
+}
 
 static inline void core_copy_small(void *dst, const void *src, size_t n)
 {

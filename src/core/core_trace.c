@@ -87,6 +87,9 @@ void core_trace_start(core_proc *p)
         core_trace_create(p->run, "bsp_trace_begin");
     else if (p->pid == 0)
         core_trace_create(p->run, "bsp_begin");
+    t->ticks0 = core_ticks();
+    t->clock0 = core_now();
+    t->copy_ticks = 0;
     if (!t->seen) {
         t->seen = calloc((size_t)p->run->nprocs, 1);
         t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
@@ -134,6 +137,26 @@ static int64_t thread_faults(void)
 #endif
 }
 
+/* The superstep's copying time in seconds, at most its w; -1 under SMPI, where
+ * the ticks count real time and the trace's times are simulated. */
+static double copy_seconds(core_tracer *t, double clock)
+{
+    uint64_t ticks = core_ticks(), copy = t->copy_ticks;
+    t->copy_ticks = 0;
+#ifdef POLYBSP_SMPI
+    (void)ticks;
+    (void)copy;
+    (void)clock;
+    return -1;
+#else
+    if (ticks <= t->ticks0 || clock <= t->clock0)
+        return 0;
+    double s = (double)copy * ((clock - t->clock0) / (double)(ticks - t->ticks0));
+    double w = t->t_enter - t->last_exit;
+    return s < w ? s : w > 0 ? w : 0;
+#endif
+}
+
 void core_trace_enter(core_proc *p)
 {
     /* Counted outside [t_enter, t_exit], so the two calls (0.2 µs each here)
@@ -170,6 +193,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     double now = core_now() - p->run->t0;
     int64_t faults = thread_faults();
     r->faults = faults >= 0 && t->faults_enter >= 0 ? faults - t->faults_enter : -1;
+    r->copy = copy_seconds(t, now + p->run->t0);
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
@@ -212,6 +236,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     if (r->kind >= CORE_KIND_BCAST)
         fprintf(f, "\"op\":%lu,", r->op);
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
+    if (r->copy >= 0)
+        fprintf(f, "\"copy\":%.9g,", r->copy);
     if (r->ops >= 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
     fprintf(f,

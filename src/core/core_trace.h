@@ -22,6 +22,7 @@ typedef struct core_trace_rec {
     unsigned long step;
     unsigned long op; /* collective instance, for collective kinds */
     double w, ops, t_enter, t_exit;
+    double copy; /* of w, seconds spent copying payloads into out buffers; -1: not timed */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs; /* of the above, what it moved to itself (in and out) */
     int64_t faults;                 /* page faults taken inside the sync; -1 where not known */
@@ -67,7 +68,12 @@ typedef struct core_tracer {
     unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
     int64_t faults_enter; /* the thread's page faults when the sync began */
-    double ops;           /* declared with bsp_trace_ops this superstep; -1 while none is */
+    /* Time the put and send calls spent copying payloads into the out buffers
+     * since the last sync (core_ticks), and the clock pair that converts ticks
+     * into seconds: the copy is communication, which the probe's g includes. */
+    uint64_t copy_ticks, ticks0;
+    double clock0;
+    double ops; /* declared with bsp_trace_ops this superstep; -1 while none is */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */

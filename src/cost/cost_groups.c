@@ -96,7 +96,7 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
-        s.W = fmax(s.W, cost_work(r, e->m, e->flags & COST_USE_OPS));
+        s.W = fmax(s.W, cost_work(r, e->m, e->flags));
         s.h_bsp = fmax(s.h_bsp, cost_combine(r->bytes_in, r->bytes_out, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
     }

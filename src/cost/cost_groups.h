@@ -62,16 +62,24 @@ int cost_dbsp_cluster(int P, int label);
  * only from a level measured on clusters of one. NULL when there is none. */
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
-/* The local work of one record: measured seconds, or declared operations at the
- * machine's rate when asked for and available (a record without ops keeps w);
+/* The local work of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
+ *  - measured, the default: w less the time its put and send calls spent
+ *    copying payloads for other processes (the trace's copy): the probe times
+ *    whole supersteps, puts included, so g·h already holds that copy, and the
+ *    papers' W is the computation alone;
+ *  - with COST_WORK_WHOLE, w as measured, copy included;
+ *  - with COST_USE_OPS, declared operations at the machine's rate where the
+ *    record declares them and the machine has a rate (else measured, as above);
  * plus, when predict is asked to charge them (m->fault > 0, --faults), the page
  * faults the process took inside the sync, as its own local work:
  * W_{s,i} = w_{s,i} + f_{s,i}·t_fault. Not a term of the papers (docs/models.md,
  * "Page faults in the sync"): the first touch of memory is time that no g or L
  * describes. */
-static inline double cost_work(const cost_rec *r, const cost_machine *m, int use_ops)
+static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
-    double w = use_ops && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate : r->w;
+    double w = (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate
+               : flags & COST_WORK_WHOLE                            ? r->w
+                                                                    : r->w - r->copy;
     return r->faults > 0 && m->fault > 0 ? w + (double)r->faults * m->fault : w;
 }
 

@@ -252,6 +252,13 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     r->ops = -1; /* "not declared" */
     if (json_object_get(obj, "ops") != NULL && cost_jnum(&c, obj, "ops", COST_NONNEG, &r->ops) < 0)
         return -1;
+    r->copy = 0; /* "not timed" (an older writer, or SMPI): all of w is work */
+    if (json_object_get(obj, "copy") != NULL) {
+        if (cost_jnum(&c, obj, "copy", COST_NONNEG, &r->copy) < 0)
+            return -1;
+        if (r->copy > r->w)
+            return cost_jfail(&c, "copy", "expected a number in [0, w] (w = %.17g)", r->w);
+    }
     r->faults = -1; /* "not counted" (an older writer, or SMPI) */
     if (json_object_get(obj, "faults") != NULL &&
         cost_jint(&c, obj, "faults", 0, LLONG_MAX, &r->faults) < 0)

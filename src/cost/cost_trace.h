@@ -36,7 +36,8 @@ typedef struct cost_rec {
     char *group;      /* the part path "i/j/..." inside a partition, NULL at the top level */
     long long op;     /* which collective of this process it belongs to; -1 when absent */
     int level;        /* D-BSP cluster level: 0 = the whole machine */
-    double w;         /* seconds of local work before the sync */
+    double w;         /* seconds of local time before the sync */
+    double copy;      /* of w, seconds copying payloads for others (0: not timed) */
     double ops;       /* declared operations, or a negative value when not declared */
     long long faults; /* page faults taken inside the sync, or -1 when not counted */
     /* Traffic with the other processes: a process's puts, sends and gets to

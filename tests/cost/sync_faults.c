@@ -6,7 +6,8 @@
  * After bsp_end the program reads the trace (POLYBSP_TRACE) and checks that
  * process 0's record of that superstep has "faults" of at least PAGES, and that
  * every record of the superstep before (no traffic, nothing new touched) stays
- * below it. Prints one line and exits 1 on a failed check. Threads engine: the
+ * below it, and that the put calls' copying time ("copy") is recorded. Prints
+ * one line and exits 1 on a failed check. Threads engine: the
  * counts are per thread (RUSAGE_THREAD), which is each BSP process here.
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
@@ -20,7 +21,9 @@
 
 enum { PAGES = 64 };
 
-static long faults_of(const char *trace, int step, int pid)
+/* The integer part of member `key` (with its quotes and colon) in the record
+ * of (step, pid): -1 without that record, -2 without the member. */
+static long member_of(const char *trace, int step, int pid, const char *key)
 {
     FILE *f = fopen(trace, "r");
     char line[4096], want[64];
@@ -28,12 +31,17 @@ static long faults_of(const char *trace, int step, int pid)
     snprintf(want, sizeof want, "{\"step\":%d,\"pid\":%d,", step, pid);
     while (f && fgets(line, sizeof line, f))
         if (strncmp(line, want, strlen(want)) == 0) {
-            const char *at = strstr(line, "\"faults\":");
-            n = at ? strtol(at + 9, NULL, 10) : -2;
+            const char *at = strstr(line, key);
+            n = at ? strtol(at + strlen(key), NULL, 10) : -2;
         }
     if (f)
         fclose(f);
     return n;
+}
+
+static long faults_of(const char *trace, int step, int pid)
+{
+    return member_of(trace, step, pid, "\"faults\":");
 }
 
 int main(void)
@@ -67,8 +75,10 @@ int main(void)
     bsp_sync();
     bsp_end();
     long quiet[2] = {faults_of(trace, 1, 0), faults_of(trace, 1, 1)};
+    /* The put calls' copying is timed apart from w (small puts: not at all). */
+    long copy = member_of(trace, 2, 1, "\"copy\":");
     long busy = faults_of(trace, 2, 0);
-    if (!landed || busy < PAGES || quiet[0] < 0 || quiet[1] < 0 || quiet[0] >= PAGES ||
+    if (!landed || copy < 0 || busy < PAGES || quiet[0] < 0 || quiet[1] < 0 || quiet[0] >= PAGES ||
         quiet[1] >= PAGES) {
         printf(
             "sync_faults: FAIL: landed %d, superstep 2 of process 0 has %ld faults (want >= %d), "

@@ -164,6 +164,30 @@ static void sync_faults_charged(void)
     cost_trace_free(&t);
 }
 
+/* The put calls' copying (the trace's copy) is communication, which the probe's
+ * g includes: measured W leaves it out, --work whole keeps it. Process 0: w =
+ * 0.001 of which copy 0.0004, 100 bytes to 1; process 1: w = 0.0005. BSP (g
+ * 1e-9, L 1e-5, in + out, h = 100): W = max(0.001 - 0.0004, 0.0005) = 0.0006 ->
+ * 0.0006101; whole: W = 0.001 -> 0.0010101. */
+static void copy_left_out_of_w(void)
+{
+    const char *text =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,\"copy\":0.0004,"
+               "\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"from\":[],\"t_enter\":0.001,\"t_exit\":0.002}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0005,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"from\":[0],\"t_enter\":0.0005,\"t_exit\":0.002}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine.json", &m);
+    CHECK(cost_trace_rec(&t, 0, 0)->copy == 0.0004 && cost_trace_rec(&t, 0, 1)->copy == 0);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0006101}, 0.0006101);
+    expect_model(COST_BSP, &t, &m, COST_WORK_WHOLE, (double[]){0.0010101}, 0.0010101);
+    cost_trace_free(&t);
+}
+
 /* REAL starts when tracing did, at the earliest t_enter - w of the first step
  * (docs/models.md, REAL), not at 0 (bsp_begin, before the trace file was made).
  * Process 0: w = 0.001 entered at 0.0012 (started at 0.0002), process 1: w =
@@ -206,6 +230,7 @@ static const struct test_case cases[] = {
     {"error_percent", error_percent},
     {"real_starts_with_tracing", real_starts_with_tracing},
     {"sync_faults_charged", sync_faults_charged},
+    {"copy_left_out_of_w", copy_left_out_of_w},
 };
 
 CHECK_MAIN(cases)

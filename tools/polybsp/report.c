@@ -6,7 +6,7 @@
 
 const char cmd_report_help[] =
     "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
-    "                      [--probe FILE] [--portability FILE] [--work measured|ops]\n"
+    "                      [--probe FILE] [--portability FILE] [--work measured|whole|ops]\n"
     "                      [--dbsp-label traffic|group]\n"
     "                      [--faults none|fresh|after-read] TRACE\n"
     "\n"
@@ -26,7 +26,7 @@ const char cmd_report_help[] =
     "                     file around its lines (from `polybsp probe --raw FILE`)\n"
     "  --portability FILE add the eta table of a `polybsp portability --format json`\n"
     "                     run: which model ranks programs as this machine does\n"
-    "  --work WORK        measured (default) or ops, as for `polybsp predict`\n"
+    "  --work WORK        measured (default), whole or ops, as for `polybsp predict`\n"
     "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
     "  --faults CHARGE    none (default), fresh or after-read, as for `polybsp predict`\n"
     "  -h, --help         show this help\n"
