@@ -46,6 +46,11 @@ int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, vo
  * there). bsp_allgather is stride 0, bsp_alltoall stride nbytes. */
 void coll_put_blocks(core_proc *p, const char *call, const void *src, size_t stride, void *dst,
                      size_t nbytes);
+/* The whole of bsp_allgather (stride 0: src holds one block) and bsp_alltoall
+ * (stride nbytes: src holds one block per process): checks, MPI's own where the
+ * engine offers it, else coll_put_blocks in one superstep. */
+void coll_all_blocks(const char *call, core_step_kind kind, const void *src, size_t stride,
+                     void *dst, size_t nbytes);
 
 static inline int coll_ceil_log2(int n)
 {

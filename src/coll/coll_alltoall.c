@@ -19,20 +19,7 @@
 
 void bsp_alltoall(const void *src, void *dst, size_t nbytes)
 {
-    static const char call[] = "bsp_alltoall";
-    core_proc *p = api_self(call);
-    int nprocs = p->ctx->nprocs;
-    size_t total = coll_mul(call, nbytes, (size_t)nprocs);
-    coll_check_buf(call, "src", src, total);
-    coll_check_buf(call, "dst", dst, total);
-    coll_begin(p, CORE_KIND_ALLTOALL, -1, nbytes);
-    if (coll_native(p, CORE_KIND_ALLTOALL, -1, src, dst, nbytes)) {
-        coll_end(p);
-        return;
-    }
-    coll_put_blocks(p, call, src, nbytes, dst, nbytes);
-    coll_step(p, dst, total);
-    coll_end(p);
+    coll_all_blocks("bsp_alltoall", CORE_KIND_ALLTOALL, src, nbytes, dst, nbytes);
 }
 
 /* What receiver j expects from this process: recvcounts[me] and rdispls[me] on j. */

@@ -1,6 +1,7 @@
 /* coll_common — argument checks and the superstep frame every collective uses. */
 #include "coll/coll.h"
 
+#include "api/api.h"
 #include "core/core_error.h"
 #include "engine/engine.h"
 
@@ -81,4 +82,21 @@ void coll_put_blocks(core_proc *p, const char *call, const void *src, size_t str
     char *own = (char *)dst + (size_t)me * nbytes;
     if (own != s + (size_t)me * stride)
         core_copy(own, s + (size_t)me * stride, nbytes);
+}
+
+void coll_all_blocks(const char *call, core_step_kind kind, const void *src, size_t stride,
+                     void *dst, size_t nbytes)
+{
+    core_proc *p = api_self(call);
+    size_t total = coll_mul(call, nbytes, (size_t)p->ctx->nprocs);
+    coll_check_buf(call, "src", src, stride ? total : nbytes);
+    coll_check_buf(call, "dst", dst, total);
+    coll_begin(p, kind, -1, nbytes);
+    if (coll_native(p, kind, -1, src, dst, nbytes)) {
+        coll_end(p);
+        return;
+    }
+    coll_put_blocks(p, call, src, stride, dst, nbytes);
+    coll_step(p, dst, total);
+    coll_end(p);
 }

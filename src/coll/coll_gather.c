@@ -50,20 +50,7 @@ void bsp_gather(int root, const void *src, void *dst, size_t nbytes)
 
 void bsp_allgather(const void *src, void *dst, size_t nbytes)
 {
-    static const char call[] = "bsp_allgather";
-    core_proc *p = api_self(call);
-    int nprocs = p->ctx->nprocs;
-    size_t total = coll_mul(call, nbytes, (size_t)nprocs);
-    coll_check_buf(call, "src", src, nbytes);
-    coll_check_buf(call, "dst", dst, total);
-    coll_begin(p, CORE_KIND_ALLGATHER, -1, nbytes);
-    if (coll_native(p, CORE_KIND_ALLGATHER, -1, src, dst, nbytes)) {
-        coll_end(p);
-        return;
-    }
-    coll_put_blocks(p, call, src, 0, dst, nbytes);
-    coll_step(p, dst, total);
-    coll_end(p);
+    coll_all_blocks("bsp_allgather", CORE_KIND_ALLGATHER, src, 0, dst, nbytes);
 }
 
 void bsp_scatter(int root, const void *src, void *dst, size_t nbytes)
