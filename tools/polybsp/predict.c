@@ -61,10 +61,11 @@ const char cmd_predict_help[] =
     "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
     "                     (default); group: it also holds the group that syncs\n"
     "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
-    "                     of memory), which no model has a term for: none (default)\n"
-    "                     reports them; fresh or after-read adds each to its\n"
-    "                     process's W at the machine's cost of a first write to a\n"
-    "                     fresh page or to a page only read before\n"
+    "                     of memory), which the papers' models have no term for,\n"
+    "                     added to their process's W at the machine's cost of a\n"
+    "                     first write to a fresh page (fresh, the default when the\n"
+    "                     machine file has it: no fault costs less) or to a page\n"
+    "                     only read before (after-read); none reports them only\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -91,6 +92,7 @@ typedef struct options {
     int all;             /* --model all, or no --model */
     int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
     int faults;          /* --faults: -1 none, else the index into fault_touch */
+    int faults_asked;    /* --faults given: its cost must be in the machine file */
     out_format format;
     const char *output;      /* -o FILE, or NULL: standard output */
     const char *portability; /* report --portability FILE */
@@ -173,6 +175,7 @@ static int parse_args(int argc, char **argv, options *o)
             else if (strcmp(v, "whole") == 0)
                 o->flags |= COST_WORK_WHOLE;
         } else if ((v = tool_option_value(argc, argv, &i, "--faults", &missing)) != NULL) {
+            o->faults_asked = 1;
             if (strcmp(v, "none") == 0)
                 o->faults = -1;
             else if (strcmp(v, "fresh") == 0)
@@ -227,7 +230,7 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
-    if (o->faults >= 0 && !(m->fault_touch[o->faults] > 0))
+    if (o->faults >= 0 && !(m->fault_touch[o->faults] > 0) && o->faults_asked)
         return tool_usage_error("%s: %s: field 'page_fault.%s': missing (needed by --faults %s: "
                                 "probe again)",
                                 command, o->machine, o->faults ? "after_read" : "fresh",
@@ -408,8 +411,8 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     if (faults > 0 && m->fault > 0)
         fprintf(out,
                 "faults      %lld page faults inside syncs, each charged %.4g s as its process's "
-                "work (--faults)\n",
-                faults, m->fault);
+                "work (--faults %s)\n",
+                faults, m->fault, o->faults ? "after-read" : "fresh");
     else if (faults > 0 && m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
         fprintf(out,
                 "faults      %lld page faults inside syncs, not charged: %.3g s as first writes to "
@@ -710,7 +713,7 @@ int predict_main(int argc, char **argv, const char *as)
     int report = strcmp(as, "report") == 0;
     options o = {.format = report ? FORMAT_HTML : FORMAT_TABLE,
                  .output = report ? "polybsp-report.html" : NULL,
-                 .faults = -1};
+                 .faults = 0};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -743,6 +746,8 @@ int predict_main(int argc, char **argv, const char *as)
     rc = choose_procs(&o, &t, &m);
     if (rc == 0)
         rc = check_inputs(&o, &t, &m, &r);
+    /* The default charge (fresh) needs the machine file's cost; without it,
+     * the faults are reported only. */
     m.fault = o.faults >= 0 ? m.fault_touch[o.faults] : 0;
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
         fprintf(stderr, "polybsp: %s: out of memory\n", command);

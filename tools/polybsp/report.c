@@ -28,7 +28,7 @@ const char cmd_report_help[] =
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default), whole or ops, as for `polybsp predict`\n"
     "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
-    "  --faults CHARGE    none (default), fresh or after-read, as for `polybsp predict`\n"
+    "  --faults CHARGE    fresh (default), none or after-read, as for `polybsp predict`\n"
     "  -h, --help         show this help\n"
     "\n"
     "Prints 'polybsp report: FILE' when written. docs/report.md explains the page.\n"
