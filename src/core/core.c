@@ -19,16 +19,6 @@ double core_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void *grow_array(void *arr, size_t *cap, size_t elem, const char *what)
-{
-    size_t n = *cap ? 2 * *cap : 16;
-    void *p = realloc(arr, n * elem);
-    if (!p)
-        core_fatal_oom(what);
-    *cap = n;
-    return p;
-}
-
 int core_group_init(core_group *g, int nprocs, int depth)
 {
     memset(g, 0, sizeof *g);
@@ -173,10 +163,9 @@ static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t 
 {
     /* While tracing, a copy for another process is timed apart from the work
      * (core_trace.h); one to itself is not communication, and stays work. */
-    int timed = p->tr.on && dest != p->ctx->pid;
+    int other = dest != p->ctx->pid, timed = p->tr.on && other;
     uint64_t t0 = timed ? core_ticks() : 0;
-    core_stream how =
-        n >= CORE_COPY_STREAM_MIN && dest != p->ctx->pid ? p->run->stream_out : CORE_STREAM_NEVER;
+    core_stream how = n >= CORE_COPY_STREAM_MIN && other ? p->run->stream_out : CORE_STREAM_NEVER;
     if (how == CORE_STREAM_MEASURED)
         core_copy_picked(&p->copy_pick, to, from, n);
     else if (how == CORE_STREAM_ALWAYS)
@@ -294,7 +283,7 @@ void core_get(core_proc *p, const char *call, long long pid, const void *src, si
     check_pid(c, call, pid);
     int32_t slot = find_slot(c, call, "source", src);
     if (c->ngets == c->capgets)
-        c->gets = grow_array(c->gets, &c->capgets, sizeof *c->gets, "get list");
+        c->gets = core_grow_array(c->gets, &c->capgets, sizeof *c->gets, "get list");
     c->gets[c->ngets] =
         (core_getreq){dst, (uint32_t)pid, (uint32_t)slot, high_performance != 0, offset, n};
     eng_get_queued(c, &c->gets[c->ngets++]);
@@ -325,7 +314,8 @@ static void add_regop(core_ctx *c, core_regop_kind kind, const void *addr, size_
                       uint64_t push)
 {
     if (c->nregops == c->capregops)
-        c->regops = grow_array(c->regops, &c->capregops, sizeof *c->regops, "registration list");
+        c->regops =
+            core_grow_array(c->regops, &c->capregops, sizeof *c->regops, "registration list");
     c->regops[c->nregops++] = (core_regop){kind, addr, size, push, size, 1};
     c->flags |= CORE_HAS_REG;
 }

@@ -33,3 +33,13 @@ void core_buf_free(core_buf *b)
     b->data = NULL;
     b->len = b->cap = 0;
 }
+
+void *core_grow_array(void *arr, size_t *cap, size_t elem, const char *what)
+{
+    size_t n = *cap ? 2 * *cap : 16;
+    void *p = realloc(arr, n * elem);
+    if (!p)
+        core_fatal_oom(what);
+    *cap = n;
+    return p;
+}

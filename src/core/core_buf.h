@@ -3,6 +3,8 @@
  * Contract: core_buf_reserve returns room for n more bytes at the end (the buffer
  * grows geometrically and never shrinks within a run); core_buf_commit makes them
  * part of the contents; core_buf_clear empties it but keeps the memory.
+ * core_grow_array grows the core's other arrays (gets, registration calls,
+ * the message queue) the same geometric way.
  */
 #ifndef POLYBSP_CORE_BUF_H
 #define POLYBSP_CORE_BUF_H
@@ -29,5 +31,9 @@ static inline void core_buf_commit(core_buf *b, size_t n) { b->len += n; }
 static inline void core_buf_clear(core_buf *b) { b->len = 0; }
 
 void core_buf_free(core_buf *b);
+
+/* Doubles an array of *cap elements of elem bytes (16 the first time) and
+ * returns it, *cap updated; stops the run, naming what, when memory runs out. */
+void *core_grow_array(void *arr, size_t *cap, size_t elem, const char *what);
 
 #endif

@@ -137,23 +137,24 @@ static int64_t thread_faults(void)
 #endif
 }
 
-/* The superstep's copying time in seconds, at most its w; -1 under SMPI, where
+/* The superstep's copying time in seconds (its ticks, converted by the ratio
+ * of clock to ticks since tracing started), at most its w; -1 under SMPI, where
  * the ticks count real time and the trace's times are simulated. */
-static double copy_seconds(core_tracer *t, double clock)
+static double copy_seconds(core_tracer *t, double clock, double w)
 {
-    uint64_t ticks = core_ticks(), copy = t->copy_ticks;
+    uint64_t copy = t->copy_ticks;
     t->copy_ticks = 0;
 #ifdef POLYBSP_SMPI
-    (void)ticks;
     (void)copy;
     (void)clock;
+    (void)w;
     return -1;
 #else
-    if (ticks <= t->ticks0 || clock <= t->clock0)
+    uint64_t ticks = core_ticks();
+    if (ticks <= t->ticks0 || clock <= t->clock0 || w <= 0)
         return 0;
     double s = (double)copy * ((clock - t->clock0) / (double)(ticks - t->ticks0));
-    double w = t->t_enter - t->last_exit;
-    return s < w ? s : w > 0 ? w : 0;
+    return s < w ? s : w;
 #endif
 }
 
@@ -193,13 +194,13 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     double now = core_now() - p->run->t0;
     int64_t faults = thread_faults();
     r->faults = faults >= 0 && t->faults_enter >= 0 ? faults - t->faults_enter : -1;
-    r->copy = copy_seconds(t, now + p->run->t0);
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
     r->level = (uint8_t)level;
     r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
+    r->copy = copy_seconds(t, now + p->run->t0, r->w);
     r->ops = t->ops;
     r->t_enter = t->t_enter;
     r->t_exit = now;

@@ -49,8 +49,8 @@ static double real_time(const cost_trace *t, double *per_step)
 }
 
 /* BSP and BSP* share the superstep sum W + comm + L; only comm differs. */
-static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m, int work,
-                            double *per_step)
+static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+                            int flags, double *per_step)
 {
     double total = 0;
     for (unsigned long s = 0; s < t->nsteps; s++) {
@@ -59,7 +59,7 @@ static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_m
             const cost_rec *r = cost_trace_rec(t, s, i);
             if (r == NULL)
                 continue;
-            w = fmax(w, cost_work(r, m, work));
+            w = fmax(w, cost_work(r, m, flags));
             bytes = fmax(bytes, cost_combine(r->bytes_in, r->bytes_out, m->h_sum));
             msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
@@ -89,7 +89,7 @@ static double no_prediction(const cost_trace *t, double *per_step)
  * machine file's @ (which only the BSP-like formula (1) has). in and out are
  * bytes with other processes (cost_trace.h). A process without a record in a
  * column keeps its time; so does a partner. */
-static double ebsp(const cost_trace *t, const cost_machine *m, int work, double *per_step)
+static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double *per_step)
 {
     size_t np = (size_t)t->nprocs;
     double *prev = calloc(np, sizeof *prev), *next = malloc(np * sizeof *next);
@@ -106,14 +106,14 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int work, double 
             next[i] = prev[i];
             if (r == NULL)
                 continue;
-            double start = prev[i] + cost_work(r, m, work);
+            double start = prev[i] + cost_work(r, m, flags);
             double h = cost_combine(r->bytes_in, r->bytes_out, 1);
             for (size_t k = 0; k < r->nfrom; k++) {
                 int j = r->from[k];
                 const cost_rec *q = cost_trace_rec(t, s, j);
                 if (q == NULL)
                     continue;
-                start = fmax(start, prev[j] + cost_work(q, m, work));
+                start = fmax(start, prev[j] + cost_work(q, m, flags));
                 h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, 1));
             }
             next[i] = start + m->g * h + m->L;
@@ -134,14 +134,13 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int work, double 
 double cost_predict(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
                     double *per_step)
 {
-    int work = flags & (COST_USE_OPS | COST_WORK_WHOLE);
     if (k == COST_REAL)
         return real_time(t, per_step);
     if (m == NULL || (k == COST_BSPSTAR && !(m->gstar > 0)))
         return no_prediction(t, per_step);
     if (k == COST_DBSP || k == COST_CCM)
         return cost_groups_predict(k, t, m, flags, per_step);
-    return k == COST_EBSP ? ebsp(t, m, work, per_step) : barrier_model(k, t, m, work, per_step);
+    return k == COST_EBSP ? ebsp(t, m, flags, per_step) : barrier_model(k, t, m, flags, per_step);
 }
 
 int cost_model_check(cost_model_kind k, const cost_trace *t, const cost_machine *m, int flags,
