@@ -13,8 +13,8 @@
 #   WORK     the `predict --work` to compare on the same traces (default:
 #            measured, w less the put calls' copying), e.g. "measured whole ops"
 #   FAULTS   the `predict --faults` charges to compare on the same traces, e.g.
-#            "none fresh after-read" (default: fresh, predict's); one row per
-#            program, work and charge
+#            "none fresh after-read kind" (default: kind, predict's); one row
+#            per program, work and charge
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
@@ -30,9 +30,9 @@ ex="$build/examples"
 procs="${PROCS:-2}"
 repeats="${REPEATS:-5}"
 works="${WORK:-measured}"
-charges="${FAULTS:-fresh}"
+charges="${FAULTS:-kind}"
 for c in $charges; do
-  case $c in none | fresh | after-read) ;; *) echo "$0: FAULTS holds none, fresh or after-read, not '$c'" >&2; exit 2 ;; esac
+  case $c in none | fresh | after-read | kind) ;; *) echo "$0: FAULTS holds kind, fresh, after-read or none, not '$c'" >&2; exit 2 ;; esac
 done
 variants=""
 for w in $works; do

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 static const char *const kind_names[CORE_NKINDS] = {
     "normal", "oblivious", "partition", "rejoin",  "bcast",    "reduce",    "allreduce",
@@ -82,11 +84,18 @@ void core_trace_start(core_proc *p)
     core_tracer *t = &p->tr;
     /* At bsp_begin (the engine starts every process it holds, before any runs:
      * no core_self yet) process 0 creates the file for the run; a process that
-     * calls bsp_trace_begin creates it if no one here has. */
-    if (core_self)
-        core_trace_create(p->run, "bsp_trace_begin");
-    else if (p->pid == 0)
+     * calls bsp_trace_begin creates it if no one here has. That takes a few
+     * hundred microseconds (replacing a file), which delays this process alone
+     * inside the traced part: its clock starts before, so the time is in its
+     * first w, and the record says how much of w it was (setup). */
+    double begin = core_now();
+    t->setup = 0;
+    if (core_self) {
+        if (core_trace_create(p->run, "bsp_trace_begin"))
+            t->setup = core_now() - begin;
+    } else if (p->pid == 0) {
         core_trace_create(p->run, "bsp_begin");
+    }
     t->ticks0 = core_ticks();
     t->clock0 = core_now();
     t->copy_ticks = 0;
@@ -98,7 +107,7 @@ void core_trace_start(core_proc *p)
     }
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
-    t->last_exit = core_now() - p->run->t0;
+    t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
     t->ops = -1;
     t->bytes_out = t->msgs_out = 0;
 }
@@ -158,11 +167,70 @@ static double copy_seconds(core_tracer *t, double clock, double w)
 #endif
 }
 
+static size_t page_size(void)
+{
+    static size_t page;
+    if (!page)
+        page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+enum { MINCORE_PAGES = 1024 }; /* pages one mincore call looks at (its vector's bytes) */
+
+/* How many of pages [first, first + k) (k <= MINCORE_PAGES) nothing has touched,
+ * or -1 when mincore refuses (not all mapped memory). It says 0 for a page of
+ * anonymous memory that nothing touched, 1 once it is mapped, the zero page
+ * that a read maps included. */
+static long untouched_pages(uintptr_t first, uintptr_t k)
+{
+    unsigned char vec[MINCORE_PAGES];
+    if (mincore((void *)(first * page_size()), k * page_size(), vec) != 0)
+        return -1;
+    long n = 0;
+    for (uintptr_t i = 0; i < k; i++)
+        n += !(vec[i] & 1);
+    return n;
+}
+
+void core_trace_count_fresh(core_tracer *t, const void *to, size_t n)
+{
+    uintptr_t first = (uintptr_t)to / page_size(), last = ((uintptr_t)to + n - 1) / page_size();
+    /* Most destinations are pages looked at already this sync (many small puts
+     * into one array): those cost no system call. */
+    uintptr_t q = first;
+    while (q <= last && t->looked[q % CORE_TRACE_LOOKED] == q + 1)
+        q++;
+    while (q <= last) {
+        uintptr_t k = last - q + 1 < MINCORE_PAGES ? last - q + 1 : MINCORE_PAGES;
+        long fresh = untouched_pages(q, k);
+        if (fresh > 0)
+            t->fresh += fresh;
+        for (uintptr_t i = 0; i < k; i++)
+            t->looked[(q + i) % CORE_TRACE_LOOKED] = q + i + 1;
+        q += k;
+    }
+}
+
+void core_trace_count_fresh_area(core_tracer *t, core_slot *area, const void *to, size_t n)
+{
+    /* An area of up to one call's pages is looked at whole, so that it can be
+     * marked mapped; a larger one only where data lands. */
+    uintptr_t first = (uintptr_t)area->addr / page_size();
+    uintptr_t k = ((uintptr_t)area->addr + area->size - 1) / page_size() - first + 1;
+    if (area->size && k <= MINCORE_PAGES && untouched_pages(first, k) == 0) {
+        area->mapped = 1;
+        return;
+    }
+    core_trace_count_fresh(t, to, n);
+}
+
 void core_trace_enter(core_proc *p)
 {
     /* Counted outside [t_enter, t_exit], so the two calls (0.2 µs each here)
      * fall into the measured work, not into the sync the models predict. */
     p->tr.faults_enter = thread_faults();
+    p->tr.fresh = 0;
+    memset(p->tr.looked, 0, sizeof p->tr.looked);
     p->tr.t_enter = core_now() - p->run->t0;
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
@@ -178,6 +246,8 @@ static int cmp_int32(const void *a, const void *b)
 void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
 {
     core_tracer *t = &p->tr;
+    /* Before a new block of records is touched: its faults are the tracer's. */
+    int64_t faults = thread_faults();
     size_t n = atomic_load_explicit(&t->published, memory_order_relaxed);
     if (n % CORE_TRACE_BLOCK == 0) {
         core_trace_block *b = malloc(sizeof *b);
@@ -192,8 +262,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     }
     core_trace_rec *r = &t->tail->recs[n % CORE_TRACE_BLOCK];
     double now = core_now() - p->run->t0;
-    int64_t faults = thread_faults();
     r->faults = faults >= 0 && t->faults_enter >= 0 ? faults - t->faults_enter : -1;
+    r->fresh = r->faults >= 0 ? t->fresh : -1;
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
@@ -201,6 +271,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
     r->copy = copy_seconds(t, now + p->run->t0, r->w);
+    r->setup = t->setup < r->w ? t->setup : r->w;
+    t->setup = 0;
     r->ops = t->ops;
     r->t_enter = t->t_enter;
     r->t_exit = now;
@@ -239,6 +311,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
     if (r->copy >= 0)
         fprintf(f, "\"copy\":%.9g,", r->copy);
+    if (r->setup > 0)
+        fprintf(f, "\"setup\":%.9g,", r->setup);
     if (r->ops >= 0)
         fprintf(f, "\"ops\":%.17g,", r->ops);
     fprintf(f,
@@ -248,7 +322,7 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
             (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in,
             (unsigned long long)r->self_bytes, (unsigned long long)r->self_msgs);
     if (r->faults >= 0)
-        fprintf(f, "\"faults\":%lld,", (long long)r->faults);
+        fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
     fputs("\"from\":[", f);
     for (uint32_t i = 0; i < r->nfrom; i++)
         fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);
@@ -334,14 +408,15 @@ static CORE_NORETURN void cannot_write(core_run *run, const char *call, const ch
     core_fatal(call, "cannot write the trace %s: %s", run->trace_path, why);
 }
 
-void core_trace_create(core_run *run, const char *call)
+int core_trace_create(core_run *run, const char *call)
 {
     int expected = CORE_TRACE_FILE_NONE;
     if (!atomic_compare_exchange_strong(&run->trace_file, &expected, CORE_TRACE_FILE_STARTED))
-        return;
+        return 0;
     char why[256];
     if (save(run, "", 0, NULL, NULL, why, sizeof why) < 0) /* the header alone */
         cannot_write(run, call, why);
+    return 1;
 }
 
 int core_trace_write(core_run *run, const char *how, const char *reason)

@@ -16,16 +16,21 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/core_reg.h"
+
 #define CORE_TRACE_BLOCK 256
+#define CORE_TRACE_LOOKED 64 /* pages a sync remembers having looked at */
 
 typedef struct core_trace_rec {
     unsigned long step;
     unsigned long op; /* collective instance, for collective kinds */
     double w, ops, t_enter, t_exit;
-    double copy; /* of w, seconds spent copying payloads into out buffers; -1: not timed */
+    double copy;  /* of w, seconds spent copying payloads into out buffers; -1: not timed */
+    double setup; /* of w, seconds bsp_trace_begin spent making the trace file */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs; /* of the above, what it moved to itself (in and out) */
     int64_t faults;                 /* page faults taken inside the sync; -1 where not known */
+    int64_t fresh; /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
     char *group; /* part path "i/j/..." below the whole run, or NULL at the top */
     uint32_t nfrom;
@@ -68,12 +73,17 @@ typedef struct core_tracer {
     unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
     int64_t faults_enter; /* the thread's page faults when the sync began */
+    /* Pages of this sync's destinations that were never touched (each costs a
+     * fresh-page fault), and the pages already looked at, by page number. */
+    int64_t fresh;
+    uintptr_t looked[CORE_TRACE_LOOKED];
     /* Time the put and send calls spent copying payloads into the out buffers
      * since the last sync (core_ticks), and the clock pair that converts ticks
      * into seconds: the copy is communication, which the probe's g includes. */
     uint64_t copy_ticks, ticks0;
     double clock0;
-    double ops; /* declared with bsp_trace_ops this superstep; -1 while none is */
+    double ops;   /* declared with bsp_trace_ops this superstep; -1 while none is */
+    double setup; /* seconds core_trace_start spent making the file, for the next record */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
@@ -96,6 +106,28 @@ void core_trace_add_source(struct core_proc *p, int src);
  * the models leave them out of h, since no pattern calibrates them. */
 void core_trace_add_self(struct core_proc *p, uint64_t n);
 void core_trace_enter(struct core_proc *p);
+/* Counts the pages of a destination [to, to + n) that the sync is about to write
+ * and that were never touched, before the write: the trace's "fresh". A fault
+ * on such a page costs the kernel's zeroing; a fault on a page that was read
+ * first (it maps the kernel's zero page) costs much more on threads, so the
+ * cost models charge the two kinds apart (docs/models.md, "Page faults in the
+ * sync"). Costs a mincore call per destination not yet looked at this sync,
+ * only while tracing. */
+void core_trace_count_fresh(core_tracer *t, const void *to, size_t n);
+static inline void core_trace_dest(core_tracer *t, const void *to, size_t n)
+{
+    if (t->on && n)
+        core_trace_count_fresh(t, to, n);
+}
+/* The same for a destination inside a registered area: once a sync finds the
+ * whole area mapped, its later syncs make no system call for it (a program
+ * that puts into one array every superstep pays one call, not one per sync). */
+void core_trace_count_fresh_area(core_tracer *t, core_slot *area, const void *to, size_t n);
+static inline void core_trace_dest_area(core_tracer *t, core_slot *area, const void *to, size_t n)
+{
+    if (t->on && n && !area->mapped)
+        core_trace_count_fresh_area(t, area, to, n);
+}
 /* Labels the superstep under way (and those up to core_trace_label(p, NORMAL)):
  * a collective calls it once at its start and once at its end. */
 void core_trace_label(struct core_proc *p, core_step_kind kind);
@@ -110,7 +142,7 @@ void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
  * REASON" (call bsp_begin, bsp_trace_begin or bsp_end); on the error path
  * core_trace_write only returns -1, since the run already stops with its line. */
 enum { CORE_TRACE_FILE_NONE, CORE_TRACE_FILE_STARTED, CORE_TRACE_FILE_FAILED };
-void core_trace_create(struct core_run *run, const char *call);
+int core_trace_create(struct core_run *run, const char *call); /* 1: this call made it */
 /* records: NULL for the processes this image holds, or len bytes of records
  * gathered from elsewhere (core_trace_write_records of each). */
 void core_trace_finish(struct core_run *run, const char *records, size_t len);

@@ -69,18 +69,25 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  *    papers' W is the computation alone;
  *  - with COST_WORK_WHOLE, w as measured, copy included;
  *  - with COST_USE_OPS, declared operations at the machine's rate where the
- *    record declares them and the machine has a rate (else measured, as above);
- * plus, when predict is asked to charge them (m->fault > 0, --faults), the page
- * faults the process took inside the sync, as its own local work:
- * W_{s,i} = w_{s,i} + f_{s,i}·t_fault. Not a term of the papers (docs/models.md,
- * "Page faults in the sync"): the first touch of memory is time that no g or L
+ *    record declares them and the machine has a rate (else measured, as above),
+ *    plus the time bsp_trace_begin took making the trace file (setup, which
+ *    measured w holds): the tracer's own start delays that process for real;
+ * plus, when predict is asked to charge them (m->fault[0] > 0, --faults), the
+ * page faults the process took inside the sync, as its own local work:
+ * W_{s,i} = w_{s,i} + n_{s,i}·t_fresh + (f_{s,i} − n_{s,i})·t_other, with f the
+ * faults, n those on pages the trace counted as fresh (at most f; all f when the
+ * trace does not count them). Not a term of the papers (docs/models.md, "Page
+ * faults in the sync"): the first touch of memory is time that no g or L
  * describes. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
-    double w = (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate
+    double w = (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate + r->setup
                : flags & COST_WORK_WHOLE                            ? r->w
                                                                     : r->w - r->copy;
-    return r->faults > 0 && m->fault > 0 ? w + (double)r->faults * m->fault : w;
+    if (r->faults <= 0 || !(m->fault[0] > 0))
+        return w;
+    long long fresh = r->fresh >= 0 && r->fresh < r->faults ? r->fresh : r->faults;
+    return w + (double)fresh * m->fault[0] + (double)(r->faults - fresh) * m->fault[1];
 }
 
 /* in @ out: the machine file says whether a process's incoming and outgoing

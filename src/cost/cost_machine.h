@@ -91,7 +91,9 @@ typedef struct cost_machine {
     /* Seconds per page fault on the first write to a fresh page [0] and to a
      * page that was only read before [1]; 0: not measured. */
     double fault_touch[2];
-    double fault;   /* what predict charges per fault inside a sync (--faults); not in the file */
+    /* What predict charges per fault inside a sync (--faults), for a fault on a
+     * page the trace counted as fresh [0] and for any other [1]; not in the file. */
+    double fault[2];
     double spread;  /* median relative spread of the timings, percent */
     size_t nlevels; /* D-BSP, levels increasing; 0 when not calibrated */
     cost_level levels[COST_MAX_LEVELS];

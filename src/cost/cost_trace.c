@@ -259,9 +259,20 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
         if (r->copy > r->w)
             return cost_jfail(&c, "copy", "expected a number in [0, w] (w = %.17g)", r->w);
     }
+    r->setup = 0;
+    if (json_object_get(obj, "setup") != NULL) {
+        if (cost_jnum(&c, obj, "setup", COST_NONNEG, &r->setup) < 0)
+            return -1;
+        if (r->setup > r->w)
+            return cost_jfail(&c, "setup", "expected a number in [0, w] (w = %.17g)", r->w);
+    }
     r->faults = -1; /* "not counted" (an older writer, or SMPI) */
     if (json_object_get(obj, "faults") != NULL &&
         cost_jint(&c, obj, "faults", 0, LLONG_MAX, &r->faults) < 0)
+        return -1;
+    r->fresh = -1; /* "not counted" (a writer before 2026-11-27) */
+    if (json_object_get(obj, "fresh") != NULL &&
+        cost_jint(&c, obj, "fresh", 0, LLONG_MAX, &r->fresh) < 0)
         return -1;
     if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||

@@ -6,7 +6,10 @@
  * After bsp_end the program reads the trace (POLYBSP_TRACE) and checks that
  * process 0's record of that superstep has "faults" of at least PAGES, and that
  * every record of the superstep before (no traffic, nothing new touched) stays
- * below it, and that the put calls' copying time ("copy") is recorded. Prints
+ * below it, and that the put calls' copying time ("copy") is recorded. Those
+ * pages were read first, so the record's "fresh" (pages never touched) stays
+ * below PAGES; in superstep 3 process 1 puts into a second area of PAGES pages
+ * that nobody touched, and "fresh" of process 0 must count all of them. Prints
  * one line and exits 1 on a failed check. Threads engine: the
  * counts are per thread (RUSAGE_THREAD), which is each BSP process here.
  */
@@ -60,7 +63,11 @@ int main(void)
     const volatile char *look = area;
     for (size_t i = 0; i < len && bsp_pid() == 0; i += page)
         (void)look[i];
+    char *untouched = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (untouched == MAP_FAILED)
+        bsp_abort("sync_faults: mmap failed");
     bsp_push_reg(area, (bsp_size_t)len);
+    bsp_push_reg(untouched, (bsp_size_t)len);
     bsp_sync(); /* superstep 0 */
     bsp_sync(); /* superstep 1: nothing moves */
     char one = 1;
@@ -68,9 +75,14 @@ int main(void)
         for (size_t i = 0; i < len; i += page)
             bsp_put(0, &one, area, (bsp_size_t)i, 1);
     bsp_sync(); /* superstep 2: PAGES faults on process 0 */
+    if (bsp_pid() == 1)
+        for (size_t i = 0; i < len; i += page)
+            bsp_put(0, &one, untouched, (bsp_size_t)i, 1);
+    bsp_sync(); /* superstep 3: PAGES fresh pages on process 0 */
     int landed = 1;
     for (size_t i = 0; i < len && bsp_pid() == 0; i += page)
-        landed &= area[i] == 1;
+        landed &= area[i] == 1 && untouched[i] == 1;
+    bsp_pop_reg(untouched);
     bsp_pop_reg(area);
     bsp_sync();
     bsp_end();
@@ -78,14 +90,18 @@ int main(void)
     /* The put calls' copying is timed apart from w (small puts: not at all). */
     long copy = member_of(trace, 2, 1, "\"copy\":");
     long busy = faults_of(trace, 2, 0);
+    long read_first = member_of(trace, 2, 0, "\"fresh\":");
+    long fresh = member_of(trace, 3, 0, "\"fresh\":");
     if (!landed || copy < 0 || busy < PAGES || quiet[0] < 0 || quiet[1] < 0 || quiet[0] >= PAGES ||
-        quiet[1] >= PAGES) {
-        printf(
-            "sync_faults: FAIL: landed %d, superstep 2 of process 0 has %ld faults (want >= %d), "
-            "superstep 1 %ld and %ld (want < %d)\n",
-            landed, busy, PAGES, quiet[0], quiet[1], PAGES);
+        quiet[1] >= PAGES || read_first < 0 || read_first >= PAGES || fresh < PAGES) {
+        printf("sync_faults: FAIL: landed %d, superstep 2 of process 0 has %ld faults (want >= "
+               "%d) and %ld fresh pages (want < %d), superstep 1 %ld and %ld faults (want < %d), "
+               "superstep 3 %ld fresh pages (want >= %d)\n",
+               landed, busy, PAGES, read_first, PAGES, quiet[0], quiet[1], PAGES, fresh, PAGES);
         return 1;
     }
-    printf("sync_faults: superstep 2 of process 0 took %ld page faults in its sync\n", busy);
+    printf("sync_faults: superstep 2 of process 0 took %ld page faults in its sync (%ld on fresh "
+           "pages); superstep 3 wrote %ld fresh pages\n",
+           busy, read_first, fresh);
     return 0;
 }

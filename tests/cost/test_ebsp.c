@@ -158,10 +158,44 @@ static void sync_faults_charged(void)
     load_machine("machine.json", &m);
     CHECK(cost_trace_rec(&t, 0, 0)->faults == 10 && cost_trace_rec(&t, 0, 1)->faults == -1);
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.0012101}, 0.0012101);
-    m.fault = 5e-5;
+    m.fault[0] = m.fault[1] = 5e-5;
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
     expect_model(COST_EBSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
     cost_trace_free(&t);
+}
+
+/* The trace's "fresh" counts the faults on pages nothing had touched; --faults
+ * kind charges those at the fresh-page cost (1e-6 s) and the others at the
+ * read-before cost (5e-5 s). Process 0 as above, 10 faults of which 4 fresh:
+ * W_0 = 0.001 + 4 · 1e-6 + 6 · 5e-5 = 0.001304 > W_1 = 0.0012 -> BSP 0.0013141.
+ * More fresh pages than faults (a huge page takes one fault for 512 pages):
+ * every fault is fresh, W_0 = 0.001 + 10 · 1e-6 < W_1 -> 0.0012101. */
+static void sync_faults_by_kind(void)
+{
+    const char *fmt =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
+               "\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"faults\":10,\"fresh\":%d,\"from\":[],\"t_enter\":0.001,"
+               "\"t_exit\":0.002}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0012,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"faults\":0,\"fresh\":0,\"from\":[0],\"t_enter\":0.0012,"
+               "\"t_exit\":0.002}\n";
+    const int fresh[2] = {4, 20};
+    const double want[2] = {0.0013141, 0.0012101};
+    for (int k = 0; k < 2; k++) {
+        char text[2048];
+        snprintf(text, sizeof text, fmt, fresh[k]);
+        cost_trace t;
+        cost_machine m;
+        CHECK(read_text(text, &t) == 0);
+        load_machine("machine.json", &m);
+        CHECK(cost_trace_rec(&t, 0, 0)->fresh == fresh[k]);
+        m.fault[0] = 1e-6;
+        m.fault[1] = 5e-5;
+        expect_model(COST_BSP, &t, &m, 0, (double[]){want[k]}, want[k]);
+        cost_trace_free(&t);
+    }
 }
 
 /* The put calls' copying (the trace's copy) is communication, which the probe's
@@ -220,6 +254,31 @@ static void error_percent(void)
     SAME_STR(cost_model_name(COST_BSPSTAR), "bspstar");
 }
 
+/* The time bsp_trace_begin took making the trace file (setup) is part of w
+ * and delays that process for real: measured W keeps it, and declared work
+ * adds it to ops / rate. Process 0: w = 0.001 of which setup 0.0006, ops 1e5;
+ * process 1: w = 0.0005, ops 1e5; 100 bytes from 0 to 1. BSP (g 1e-9, L 1e-5,
+ * in + out, h = 100, rate 1e9): measured W = 0.001 -> 0.0010101; ops: W_0 =
+ * 1e5 / 1e9 + 0.0006 = 0.0007, W_1 = 0.0001 -> 0.0007101. */
+static void setup_stays_in_w(void)
+{
+    const char *text =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,\"setup\":0.0006,"
+               "\"ops\":1e5,\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,"
+               "\"self_bytes\":0,\"self_msgs\":0,\"from\":[],\"t_enter\":0.001,\"t_exit\":0.002}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0005,\"ops\":1e5,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,"
+               "\"self_msgs\":0,\"from\":[0],\"t_enter\":0.0005,\"t_exit\":0.002}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine.json", &m);
+    CHECK(cost_trace_rec(&t, 0, 0)->setup == 0.0006 && cost_trace_rec(&t, 0, 1)->setup == 0);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0010101}, 0.0010101);
+    expect_model(COST_BSP, &t, &m, COST_USE_OPS, (double[]){0.0007101}, 0.0007101);
+    cost_trace_free(&t);
+}
+
 static const struct test_case cases[] = {
     {"model_two_pairs", model_two_pairs},
     {"model_two_pairs_max", model_two_pairs_max},
@@ -230,7 +289,9 @@ static const struct test_case cases[] = {
     {"error_percent", error_percent},
     {"real_starts_with_tracing", real_starts_with_tracing},
     {"sync_faults_charged", sync_faults_charged},
+    {"sync_faults_by_kind", sync_faults_by_kind},
     {"copy_left_out_of_w", copy_left_out_of_w},
+    {"setup_stays_in_w", setup_stays_in_w},
 };
 
 CHECK_MAIN(cases)

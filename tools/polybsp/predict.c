@@ -26,7 +26,7 @@ const char cmd_predict_help[] =
     "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
     "                       [--format table|csv|json|html] [-o FILE]\n"
     "                       [--work measured|whole|ops] [--dbsp-label traffic|group]\n"
-    "                       [--faults none|fresh|after-read] TRACE\n"
+    "                       [--faults kind|fresh|after-read|none] TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -62,16 +62,21 @@ const char cmd_predict_help[] =
     "                     (default); group: it also holds the group that syncs\n"
     "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
     "                     of memory), which the papers' models have no term for,\n"
-    "                     added to their process's W at the machine's cost of a\n"
-    "                     first write to a fresh page (fresh, the default when the\n"
-    "                     machine file has it: no fault costs less) or to a page\n"
-    "                     only read before (after-read); none reports them only\n"
+    "                     added to their process's W: kind (the default when the\n"
+    "                     machine file has both costs) charges a fault on a page\n"
+    "                     the trace counted as fresh at the machine's cost of a\n"
+    "                     first write to a fresh page and any other at the cost of\n"
+    "                     a write to a page only read before; fresh or after-read\n"
+    "                     charge every fault at that one cost; none reports only\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
     "docs/formats.md the files. Bad usage or input exits with status 2.\n";
 
 enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, MODEL_DBSP, MODEL_CCM, NMODELS };
+/* --faults, in the order of fault_names. */
+enum { FAULTS_NONE, FAULTS_FRESH, FAULTS_AFTER_READ, FAULTS_KIND, NFAULTS };
+static const char *const fault_names[NFAULTS] = {"none", "fresh", "after-read", "kind"};
 enum { COLUMNS_PER_BLOCK = 6 };
 static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP, COST_DBSP,
                                                      COST_CCM};
@@ -91,7 +96,7 @@ typedef struct options {
     int want[NMODELS];   /* explicitly asked for */
     int all;             /* --model all, or no --model */
     int per_step, flags; /* COST_USE_OPS, COST_DBSP_GROUP */
-    int faults;          /* --faults: -1 none, else the index into fault_touch */
+    int faults;          /* --faults: FAULTS_... */
     int faults_asked;    /* --faults given: its cost must be in the machine file */
     out_format format;
     const char *output;      /* -o FILE, or NULL: standard output */
@@ -176,15 +181,12 @@ static int parse_args(int argc, char **argv, options *o)
                 o->flags |= COST_WORK_WHOLE;
         } else if ((v = tool_option_value(argc, argv, &i, "--faults", &missing)) != NULL) {
             o->faults_asked = 1;
-            if (strcmp(v, "none") == 0)
-                o->faults = -1;
-            else if (strcmp(v, "fresh") == 0)
-                o->faults = 0;
-            else if (strcmp(v, "after-read") == 0)
-                o->faults = 1;
-            else
+            for (o->faults = 0; o->faults < NFAULTS && strcmp(v, fault_names[o->faults]) != 0;)
+                o->faults++;
+            if (o->faults == NFAULTS)
                 return tool_usage_error(
-                    "%s: unknown faults '%s' (expected none, fresh or after-read)", command, v);
+                    "%s: unknown faults '%s' (expected kind, fresh, after-read or none)", command,
+                    v);
         } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
             if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
                 return tool_usage_error("%s: unknown D-BSP label '%s' (expected traffic or group)",
@@ -230,11 +232,17 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
-    if (o->faults >= 0 && !(m->fault_touch[o->faults] > 0) && o->faults_asked)
+    /* Which of the machine file's two costs each charge needs. */
+    int need_fresh = o->faults == FAULTS_FRESH || o->faults == FAULTS_KIND;
+    int need_after = o->faults == FAULTS_AFTER_READ || o->faults == FAULTS_KIND;
+    int missing = need_fresh && !(m->fault_touch[0] > 0)   ? 0
+                  : need_after && !(m->fault_touch[1] > 0) ? 1
+                                                           : -1;
+    if (missing >= 0 && o->faults_asked)
         return tool_usage_error("%s: %s: field 'page_fault.%s': missing (needed by --faults %s: "
                                 "probe again)",
-                                command, o->machine, o->faults ? "after_read" : "fresh",
-                                o->faults ? "after-read" : "fresh");
+                                command, o->machine, missing ? "after_read" : "fresh",
+                                fault_names[o->faults]);
     if (!(o->flags & COST_USE_OPS))
         return 0;
     if (!(m->rate > 0))
@@ -357,13 +365,19 @@ static void note_dbsp_clusters(const options *o, const cost_machine *m, const co
     }
 }
 
-/* The page faults the trace counted inside syncs, over every kept record. */
-static long long sync_faults(const cost_trace *t)
+/* The page faults the trace counted inside syncs, over every kept record, and
+ * in *fresh those on pages it counted as fresh (as cost_work takes them). */
+static long long sync_faults(const cost_trace *t, long long *fresh)
 {
     long long n = 0;
-    for (size_t i = 0; i < t->start[t->nprocs]; i++)
-        if (t->recs[i].faults > 0)
-            n += t->recs[i].faults;
+    *fresh = 0;
+    for (size_t i = 0; i < t->start[t->nprocs]; i++) {
+        const cost_rec *r = &t->recs[i];
+        if (r->faults > 0) {
+            n += r->faults;
+            *fresh += r->fresh >= 0 && r->fresh < r->faults ? r->fresh : r->faults;
+        }
+    }
     return n;
 }
 
@@ -407,12 +421,24 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         fprintf(out, "work        measured local time w, with the put calls' copying\n");
     else
         fprintf(out, "work        measured local time w less the put calls' copying (copy)\n");
-    long long faults = sync_faults(t);
-    if (faults > 0 && m->fault > 0)
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].setup > 0)
+            fprintf(out,
+                    "tracer      %.3g s of process %d's w in superstep %lu made the trace file "
+                    "(bsp_trace_begin): REAL and every model's W hold it\n",
+                    t->recs[i].setup, t->recs[i].pid, t->recs[i].step);
+    long long fresh, faults = sync_faults(t, &fresh);
+    if (faults > 0 && m->fault[0] > 0 && m->fault[1] != m->fault[0])
+        fprintf(out,
+                "faults      %lld page faults inside syncs, %lld on fresh pages charged %.4g s "
+                "each,\n            the others %.4g s each, as their process's work (--faults "
+                "%s)\n",
+                faults, fresh, m->fault[0], m->fault[1], fault_names[o->faults]);
+    else if (faults > 0 && m->fault[0] > 0)
         fprintf(out,
                 "faults      %lld page faults inside syncs, each charged %.4g s as its process's "
                 "work (--faults %s)\n",
-                faults, m->fault, o->faults ? "after-read" : "fresh");
+                faults, m->fault[0], fault_names[o->faults]);
     else if (faults > 0 && m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
         fprintf(out,
                 "faults      %lld page faults inside syncs, not charged: %.3g s as first writes to "
@@ -622,9 +648,11 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
             o->flags & COST_USE_OPS      ? "ops"
             : o->flags & COST_WORK_WHOLE ? "whole"
                                          : "measured");
-    fprintf(out, "  \"sync_faults\": %lld,\n  \"fault_charge\": ", sync_faults(t));
-    if (m->fault > 0)
-        fprintf(out, "%.17g,\n", m->fault);
+    long long fresh, faults = sync_faults(t, &fresh);
+    fprintf(out, "  \"sync_faults\": %lld,\n  \"sync_faults_fresh\": %lld,\n", faults, fresh);
+    fprintf(out, "  \"faults\": \"%s\",\n  \"fault_charge\": ", fault_names[o->faults]);
+    if (m->fault[0] > 0)
+        fprintf(out, "{\"fresh\": %.17g, \"other\": %.17g},\n", m->fault[0], m->fault[1]);
     else
         fprintf(out, "null,\n");
     if (o->fit_procs > 0)
@@ -713,7 +741,7 @@ int predict_main(int argc, char **argv, const char *as)
     int report = strcmp(as, "report") == 0;
     options o = {.format = report ? FORMAT_HTML : FORMAT_TABLE,
                  .output = report ? "polybsp-report.html" : NULL,
-                 .faults = 0};
+                 .faults = FAULTS_KIND};
     int rc = parse_args(argc, argv, &o);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
@@ -746,9 +774,17 @@ int predict_main(int argc, char **argv, const char *as)
     rc = choose_procs(&o, &t, &m);
     if (rc == 0)
         rc = check_inputs(&o, &t, &m, &r);
-    /* The default charge (fresh) needs the machine file's cost; without it,
-     * the faults are reported only. */
-    m.fault = o.faults >= 0 ? m.fault_touch[o.faults] : 0;
+    /* Unasked, without the costs (an older or simulated probe's file) the faults
+     * are reported only. The charge per fault on a page counted fresh [0] and
+     * per other fault [1]: */
+    if (!o.faults_asked && !(m.fault_touch[0] > 0 && m.fault_touch[1] > 0))
+        o.faults = FAULTS_NONE;
+    m.fault[0] = o.faults == FAULTS_NONE         ? 0
+                 : o.faults == FAULTS_AFTER_READ ? m.fault_touch[1]
+                                                 : m.fault_touch[0];
+    m.fault[1] = o.faults == FAULTS_FRESH ? m.fault_touch[0] : m.fault_touch[1];
+    if (o.faults == FAULTS_NONE)
+        m.fault[1] = 0;
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
         fprintf(stderr, "polybsp: %s: out of memory\n", command);
         rc = 1;
