@@ -323,9 +323,7 @@ int cmd_info(int argc, char **argv)
             json = true;
         else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
                  (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            char *end;
-            procs = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || procs < 1 || procs > 1000000)
+            if (tool_integer(v, 1, 1000000, &procs) != 0)
                 return tool_usage_error(
                     "info: invalid number of processes '%s' (expected an integer in [1, 1000000])",
                     v);

@@ -430,72 +430,83 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
 
 /* ---- the command ---- */
 
-static int parse_int(const char *text, long least, long most, int *out)
+enum {
+    OPT_QUICK,
+    OPT_QUIET,
+    OPT_MACHINE,
+    OPT_OUTPUT,
+    OPT_PROCS,
+    OPT_REPEATS,
+    OPT_ENGINE,
+    OPT_PLATFORM,
+    OPT_HOSTFILE,
+    OPT_FORMAT
+};
+static const tool_opt portability_opts[] = {
+    {"--quick", false},   {"-q|--quiet", false}, {"--machine", true}, {"-o|--output", true},
+    {"-p|--procs", true}, {"--repeats", true},   {"--engine", true},  {"--platform", true},
+    {"--hostfile", true}, {"--format", true}};
+static const char *const format_names[] = {"table", "json"};
+
+typedef struct parsing {
+    options *o;
+    int repeats_given;
+} parsing;
+
+static int on_option(void *ctx, int opt, const char *v)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno != 0 || v < least || v > most)
-        return -1;
-    *out = (int)v;
-    return 0;
+    parsing *ps = ctx;
+    options *o = ps->o;
+    long n;
+    switch (opt) {
+    case TOOL_ARG:
+        return tool_usage_error(
+            "portability: unexpected argument '%s' (try 'polybsp portability --help')", v);
+    case OPT_QUICK: o->quick = 1; return 0;
+    case OPT_QUIET: o->quiet = 1; return 0;
+    case OPT_MACHINE: o->machine = v; return 0;
+    case OPT_OUTPUT: o->output = v; return 0;
+    case OPT_PROCS:
+        if (tool_integer(v, 2, 64, &n) != 0 || (n & (n - 1)) != 0)
+            return tool_usage_error("portability: invalid number of processes '%s' (expected "
+                                    "a power of two from 2 to 64)",
+                                    v);
+        o->procs = (int)n;
+        return 0;
+    case OPT_REPEATS:
+        if (tool_integer(v, 1, MAX_REPEATS, &n) != 0)
+            return tool_usage_error(
+                "portability: invalid repeats '%s' (expected an integer from 1 to %d)", v,
+                MAX_REPEATS);
+        o->repeats = (int)n;
+        ps->repeats_given = 1;
+        return 0;
+    case OPT_ENGINE:
+        if (!tool_engine_available(v))
+            return tool_usage_error("portability: engine '%s' is not available (available: %s)", v,
+                                    tool_engine_list());
+        o->engine = v;
+        return 0;
+    case OPT_PLATFORM: o->platform = v; return 0;
+    case OPT_HOSTFILE: o->hostfile = v; return 0;
+    default: /* OPT_FORMAT */
+        if ((n = tool_choice("portability", "format", v, format_names, 2)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->json = n == 1;
+        return 0;
+    }
 }
 
 /* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    int repeats_given = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        int missing = 0;
-        if (tool_is_help(arg)) {
-            fputs(cmd_portability_help, stdout);
-            return -1;
-        } else if (strcmp(arg, "--quick") == 0) {
-            o->quick = 1;
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-            o->quiet = 1;
-        } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
-            o->machine = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
-            o->output = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-                   (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            if (parse_int(v, 2, 64, &o->procs) != 0 || (o->procs & (o->procs - 1)) != 0)
-                return tool_usage_error("portability: invalid number of processes '%s' (expected "
-                                        "a power of two from 2 to 64)",
-                                        v);
-        } else if ((v = tool_option_value(argc, argv, &i, "--repeats", &missing)) != NULL) {
-            if (parse_int(v, 1, MAX_REPEATS, &o->repeats) != 0)
-                return tool_usage_error(
-                    "portability: invalid repeats '%s' (expected an integer from 1 to %d)", v,
-                    MAX_REPEATS);
-            repeats_given = 1;
-        } else if ((v = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
-            if (!tool_engine_available(v))
-                return tool_usage_error("portability: engine '%s' is not available (available: %s)",
-                                        v, tool_engine_list());
-            o->engine = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
-            o->platform = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
-            o->hostfile = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (strcmp(v, "table") != 0 && strcmp(v, "json") != 0)
-                return tool_usage_error("portability: unknown format '%s' (expected table or json)",
-                                        v);
-            o->json = strcmp(v, "json") == 0;
-        } else if (missing) {
-            return tool_usage_error("portability: option '%s' needs a value", arg);
-        } else if (arg[0] == '-') {
-            return tool_usage_error(
-                "portability: unknown option '%s' (try 'polybsp portability --help')", arg);
-        } else {
-            return tool_usage_error(
-                "portability: unexpected argument '%s' (try 'polybsp portability --help')", arg);
-        }
-    }
+    parsing ps = {.o = o};
+    int rc = tool_parse_args("portability", cmd_portability_help, argc, argv, portability_opts,
+                             (int)(sizeof portability_opts / sizeof *portability_opts), on_option,
+                             &ps, NULL);
+    if (rc != 0)
+        return rc;
+    int repeats_given = ps.repeats_given;
     if (!repeats_given && o->quick)
         o->repeats = 3;
     int launched = strcmp(o->engine, "mpi") == 0 || strcmp(o->engine, "smpi") == 0;

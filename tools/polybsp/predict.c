@@ -75,8 +75,8 @@ const char cmd_predict_help[] =
 
 enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, MODEL_DBSP, MODEL_CCM, NMODELS };
 /* --faults, in the order of fault_names. */
-enum { FAULTS_NONE, FAULTS_FRESH, FAULTS_AFTER_READ, FAULTS_KIND, NFAULTS };
-static const char *const fault_names[NFAULTS] = {"none", "fresh", "after-read", "kind"};
+enum { FAULTS_KIND, FAULTS_FRESH, FAULTS_AFTER_READ, FAULTS_NONE, NFAULTS };
+static const char *const fault_names[NFAULTS] = {"kind", "fresh", "after-read", "none"};
 enum { COLUMNS_PER_BLOCK = 6 };
 static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP, COST_DBSP,
                                                      COST_CCM};
@@ -114,98 +114,109 @@ typedef struct results {
     double real_total, model_total[NMODELS];
 } results;
 
-static int choose_model(options *o, const char *name)
+static const char *const model_choices[] = {"bsp", "bspstar", "ebsp", "dbsp", "ccm", "all"};
+static const char *const format_names[] = {"table", "csv", "json", "html"};
+static const char *const work_names[] = {"measured", "whole", "ops"};
+static const char *const label_names[] = {"traffic", "group"};
+
+/* The options of predict, then report's own: the first NCOMMON are both's. */
+enum {
+    OPT_OUTPUT,
+    OPT_PER_STEP,
+    OPT_MACHINE,
+    OPT_MODEL,
+    OPT_WORK,
+    OPT_FAULTS,
+    OPT_DBSP_LABEL,
+    NCOMMON,
+    OPT_FORMAT = NCOMMON, /* predict */
+    OPT_PORTABILITY = NCOMMON,
+    OPT_PROBE /* report */
+};
+static const tool_opt predict_opts[] = {
+    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},    {"--model", true},
+    {"--work", true},      {"--faults", true},    {"--dbsp-label", true}, {"--format", true}};
+static const tool_opt report_opts[] = {
+    {"-o|--output", true},  {"--per-step", false},   {"--machine", true},
+    {"--model", true},      {"--work", true},        {"--faults", true},
+    {"--dbsp-label", true}, {"--portability", true}, {"--probe", true}};
+
+typedef struct parsing {
+    options *o;
+    int chose; /* a --model was given */
+    int report;
+} parsing;
+
+static int on_option(void *ctx, int opt, const char *v)
 {
-    if (strcmp(name, "all") == 0) {
-        o->all = 1;
+    parsing *ps = ctx;
+    options *o = ps->o;
+    int k;
+    if (opt == TOOL_ARG) {
+        if (o->trace != NULL)
+            return tool_usage_error("%s: unexpected argument '%s' (expected one TRACE)", command,
+                                    v);
+        o->trace = v;
         return 0;
     }
-    for (int k = 0; k < NMODELS; k++) {
-        if (strcmp(name, cost_model_name(model_kinds[k])) == 0) {
-            o->want[k] = 1;
-            return 0;
-        }
+    if (opt >= NCOMMON && ps->report) {
+        if (opt == OPT_PORTABILITY)
+            o->portability = v;
+        else
+            o->probe = v;
+        return 0;
     }
-    return tool_usage_error(
-        "%s: unknown model '%s' (expected bsp, bspstar, ebsp, dbsp, ccm or all)", command, name);
+    switch (opt) {
+    case OPT_OUTPUT: o->output = v; return 0;
+    case OPT_PER_STEP: o->per_step = 1; return 0;
+    case OPT_MACHINE: o->machine = v; return 0;
+    case OPT_MODEL:
+        if ((k = tool_choice(command, "model", v, model_choices, NMODELS + 1)) < 0)
+            return TOOL_EXIT_USAGE;
+        ps->chose = 1;
+        if (k == NMODELS)
+            o->all = 1;
+        else
+            o->want[k] = 1;
+        return 0;
+    case OPT_WORK:
+        if ((k = tool_choice(command, "work", v, work_names, 3)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->flags &= ~(COST_USE_OPS | COST_WORK_WHOLE);
+        o->flags |= k == 2 ? COST_USE_OPS : k == 1 ? COST_WORK_WHOLE : 0;
+        return 0;
+    case OPT_FAULTS:
+        if ((o->faults = tool_choice(command, "faults", v, fault_names, NFAULTS)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->faults_asked = 1;
+        return 0;
+    case OPT_DBSP_LABEL:
+        if ((k = tool_choice(command, "D-BSP label", v, label_names, 2)) < 0)
+            return TOOL_EXIT_USAGE;
+        if (k == 1)
+            o->flags |= COST_DBSP_GROUP;
+        return 0;
+    default: /* OPT_FORMAT */
+        if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->format = (out_format)k;
+        return 0;
+    }
 }
 
 /* Returns -1 after printing help (status 0), 0 to go on, or 2 for bad usage. */
 static int parse_args(int argc, char **argv, options *o)
 {
-    int chose = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        int missing = 0;
-        if (tool_is_help(arg)) {
-            fputs(strcmp(command, "report") == 0 ? cmd_report_help : cmd_predict_help, stdout);
-            return -1;
-        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
-            o->output = v;
-        } else if (strcmp(command, "report") == 0 &&
-                   (v = tool_option_value(argc, argv, &i, "--portability", &missing)) != NULL) {
-            o->portability = v;
-        } else if (strcmp(command, "report") == 0 &&
-                   (v = tool_option_value(argc, argv, &i, "--probe", &missing)) != NULL) {
-            o->probe = v;
-        } else if (strcmp(arg, "--per-step") == 0) {
-            o->per_step = 1;
-        } else if ((v = tool_option_value(argc, argv, &i, "--machine", &missing)) != NULL) {
-            o->machine = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--model", &missing)) != NULL) {
-            chose = 1;
-            if (choose_model(o, v) != 0)
-                return TOOL_EXIT_USAGE;
-        } else if (strcmp(command, "report") != 0 &&
-                   (v = tool_option_value(argc, argv, &i, "--format", &missing)) != NULL) {
-            if (strcmp(v, "table") == 0)
-                o->format = FORMAT_TABLE;
-            else if (strcmp(v, "csv") == 0)
-                o->format = FORMAT_CSV;
-            else if (strcmp(v, "json") == 0)
-                o->format = FORMAT_JSON;
-            else if (strcmp(v, "html") == 0)
-                o->format = FORMAT_HTML;
-            else
-                return tool_usage_error(
-                    "%s: unknown format '%s' (expected table, csv, json or html)", command, v);
-        } else if ((v = tool_option_value(argc, argv, &i, "--work", &missing)) != NULL) {
-            if (strcmp(v, "measured") != 0 && strcmp(v, "ops") != 0 && strcmp(v, "whole") != 0)
-                return tool_usage_error("%s: unknown work '%s' (expected measured, whole or ops)",
-                                        command, v);
-            o->flags &= ~(COST_USE_OPS | COST_WORK_WHOLE);
-            if (strcmp(v, "ops") == 0)
-                o->flags |= COST_USE_OPS;
-            else if (strcmp(v, "whole") == 0)
-                o->flags |= COST_WORK_WHOLE;
-        } else if ((v = tool_option_value(argc, argv, &i, "--faults", &missing)) != NULL) {
-            o->faults_asked = 1;
-            for (o->faults = 0; o->faults < NFAULTS && strcmp(v, fault_names[o->faults]) != 0;)
-                o->faults++;
-            if (o->faults == NFAULTS)
-                return tool_usage_error(
-                    "%s: unknown faults '%s' (expected kind, fresh, after-read or none)", command,
-                    v);
-        } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-label", &missing)) != NULL) {
-            if (strcmp(v, "traffic") != 0 && strcmp(v, "group") != 0)
-                return tool_usage_error("%s: unknown D-BSP label '%s' (expected traffic or group)",
-                                        command, v);
-            if (strcmp(v, "group") == 0)
-                o->flags |= COST_DBSP_GROUP;
-        } else if (missing) {
-            return tool_usage_error("%s: option '%s' needs a value", command, arg);
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            return tool_usage_error("%s: unknown option '%s' (try 'polybsp %s --help')", command,
-                                    arg, command);
-        } else if (o->trace != NULL) {
-            return tool_usage_error("%s: unexpected argument '%s' (expected one TRACE)", command,
-                                    arg);
-        } else {
-            o->trace = arg;
-        }
-    }
-    if (!chose)
+    parsing ps = {.o = o, .report = strcmp(command, "report") == 0};
+    int rc = ps.report ? tool_parse_args(command, cmd_report_help, argc, argv, report_opts,
+                                         (int)(sizeof report_opts / sizeof *report_opts), on_option,
+                                         &ps, NULL)
+                       : tool_parse_args(command, cmd_predict_help, argc, argv, predict_opts,
+                                         (int)(sizeof predict_opts / sizeof *predict_opts),
+                                         on_option, &ps, NULL);
+    if (rc != 0)
+        return rc;
+    if (!ps.chose)
         o->all = 1;
     if (o->machine == NULL)
         return tool_usage_error("%s: missing --machine FILE (try 'polybsp %s --help')", command,

@@ -184,91 +184,114 @@ static int start_smpi_probe(int argc, char **argv, const probe_options *o, const
                                   probe_most_procs(o), argc, argv, procs);
 }
 
+/* What the arguments of probe say, beside probe_options. */
+typedef struct probe_args {
+    probe_options *o;
+    int procs_given, sizes_given;
+    bool quiet;
+    const char *engine, *platform, *hostfile;
+} probe_args;
+
+enum {
+    OPT_QUICK,
+    OPT_QUIET,
+    OPT_OUTPUT,
+    OPT_RAW,
+    OPT_BUDGET,
+    OPT_PROCS,
+    OPT_SIZES,
+    OPT_DBSP_PROCS,
+    OPT_EXPERIMENTS,
+    OPT_PLATFORM,
+    OPT_HOSTFILE,
+    OPT_ENGINE
+};
+static const tool_opt probe_opts[] = {
+    {"--quick", false},      {"-q|--quiet", false}, {"-o|--output", true}, {"--raw", true},
+    {"--budget", true},      {"-p|--procs", true},  {"--sizes", true},     {"--dbsp-procs", true},
+    {"--experiments", true}, {"--platform", true},  {"--hostfile", true},  {"--engine", true}};
+
+static int on_probe_option(void *ctx, int opt, const char *v)
+{
+    probe_args *a = ctx;
+    probe_options *o = a->o;
+    long n;
+    switch (opt) {
+    case TOOL_ARG:
+        return tool_usage_error("probe: unexpected argument '%s' (try 'polybsp probe --help')", v);
+    case OPT_QUICK: o->quick = 1; return 0;
+    case OPT_QUIET: a->quiet = true; return 0;
+    case OPT_OUTPUT: o->output = v; return 0;
+    case OPT_RAW: o->raw = v; return 0;
+    case OPT_BUDGET: {
+        char *end;
+        errno = 0;
+        o->budget = strtod(v, &end);
+        if (end == v || *end != '\0' || errno != 0 || !(o->budget > 0) || o->budget > 86400)
+            return tool_usage_error(
+                "probe: invalid budget '%s' (expected seconds, a number in (0, 86400])", v);
+        return 0;
+    }
+    case OPT_PROCS: {
+        long list[COST_MAX_PROCS];
+        if (parse_list(v, 2, MAX_PROCS_VALUE, 0, list, COST_MAX_PROCS, &o->nprocs) != 0)
+            return tool_usage_error("probe: invalid process counts '%s' (expected up to %d "
+                                    "different integers in [2, %d], comma-separated)",
+                                    v, COST_MAX_PROCS, MAX_PROCS_VALUE);
+        for (size_t k = 0; k < o->nprocs; k++)
+            o->procs[k] = (int)list[k];
+        a->procs_given = 1;
+        return 0;
+    }
+    case OPT_SIZES:
+        if (parse_list(v, 2, PROBE_MAX_BYTES, 1, o->sizes, COST_MAX_SIZES, &o->nsizes) != 0 ||
+            o->nsizes < 2)
+            return tool_usage_error("probe: invalid sizes '%s' (expected 2 to %d different "
+                                    "even byte counts in [2, %ld], comma-separated)",
+                                    v, COST_MAX_SIZES, PROBE_MAX_BYTES);
+        a->sizes_given = 1;
+        return 0;
+    case OPT_DBSP_PROCS:
+        if (tool_integer(v, 2, MAX_PROCS_VALUE, &n) != 0)
+            return tool_usage_error(
+                "probe: invalid --dbsp-procs '%s' (expected an integer in [2, %d])", v,
+                MAX_PROCS_VALUE);
+        o->dbsp_procs = (int)n;
+        return 0;
+    case OPT_EXPERIMENTS:
+        if (tool_integer(v, 1, PROBE_MAX_EXPERIMENTS, &n) != 0)
+            return tool_usage_error("probe: invalid number of experiments '%s' (expected an "
+                                    "integer in [1, %d])",
+                                    v, PROBE_MAX_EXPERIMENTS);
+        o->experiments = (int)n;
+        return 0;
+    case OPT_PLATFORM: a->platform = v; return 0;
+    case OPT_HOSTFILE: a->hostfile = v; return 0;
+    default: /* OPT_ENGINE */
+        if (!tool_engine_available(v))
+            return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,
+                                    tool_engine_list());
+        a->engine = v;
+        return 0;
+    }
+}
+
 int cmd_probe(int argc, char **argv)
 {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     probe_options o = {
         .output = "polybsp-machine.json", .budget = 40.0, .cores = cores > 0 ? (int)cores : 1};
-    int procs_given = 0, sizes_given = 0;
-    bool quiet = false;
-    const char *engine = bsp_engine_name(), *platform = NULL, *hostfile = NULL;
+    probe_args a = {.o = &o, .engine = bsp_engine_name()};
     /* A simulated platform has the cores its file says: no P is oversubscribed. */
     int simulated = strcmp(bsp_engine_name(), "smpi") == 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i], *v;
-        int missing = 0;
-        if (tool_is_help(arg)) {
-            fputs(cmd_probe_help, stdout);
-            return 0;
-        } else if (strcmp(arg, "--quick") == 0) {
-            o.quick = 1;
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-            quiet = true;
-        } else if ((v = tool_option_value(argc, argv, &i, "-o", &missing)) != NULL ||
-                   (v = tool_option_value(argc, argv, &i, "--output", &missing)) != NULL) {
-            o.output = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--raw", &missing)) != NULL) {
-            o.raw = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--budget", &missing)) != NULL) {
-            char *end;
-            errno = 0;
-            o.budget = strtod(v, &end);
-            if (end == v || *end != '\0' || errno != 0 || !(o.budget > 0) || o.budget > 86400)
-                return tool_usage_error(
-                    "probe: invalid budget '%s' (expected seconds, a number in (0, 86400])", v);
-        } else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-                   (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            long list[COST_MAX_PROCS];
-            if (parse_list(v, 2, MAX_PROCS_VALUE, 0, list, COST_MAX_PROCS, &o.nprocs) != 0)
-                return tool_usage_error("probe: invalid process counts '%s' (expected up to %d "
-                                        "different integers in [2, %d], comma-separated)",
-                                        v, COST_MAX_PROCS, MAX_PROCS_VALUE);
-            for (size_t k = 0; k < o.nprocs; k++)
-                o.procs[k] = (int)list[k];
-            procs_given = 1;
-        } else if ((v = tool_option_value(argc, argv, &i, "--sizes", &missing)) != NULL) {
-            if (parse_list(v, 2, PROBE_MAX_BYTES, 1, o.sizes, COST_MAX_SIZES, &o.nsizes) != 0 ||
-                o.nsizes < 2)
-                return tool_usage_error("probe: invalid sizes '%s' (expected 2 to %d different "
-                                        "even byte counts in [2, %ld], comma-separated)",
-                                        v, COST_MAX_SIZES, PROBE_MAX_BYTES);
-            sizes_given = 1;
-        } else if ((v = tool_option_value(argc, argv, &i, "--dbsp-procs", &missing)) != NULL) {
-            char *end;
-            errno = 0;
-            long P = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno != 0 || P < 2 || P > MAX_PROCS_VALUE)
-                return tool_usage_error(
-                    "probe: invalid --dbsp-procs '%s' (expected an integer in [2, %d])", v,
-                    MAX_PROCS_VALUE);
-            o.dbsp_procs = (int)P;
-        } else if ((v = tool_option_value(argc, argv, &i, "--experiments", &missing)) != NULL) {
-            char *end;
-            errno = 0;
-            long n = strtol(v, &end, 10);
-            if (end == v || *end != '\0' || errno != 0 || n < 1 || n > PROBE_MAX_EXPERIMENTS)
-                return tool_usage_error("probe: invalid number of experiments '%s' (expected an "
-                                        "integer in [1, %d])",
-                                        v, PROBE_MAX_EXPERIMENTS);
-            o.experiments = (int)n;
-        } else if ((v = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
-            platform = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
-            hostfile = v;
-        } else if ((v = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
-            if (!tool_engine_available(v))
-                return tool_usage_error("probe: engine '%s' is not available (available: %s)", v,
-                                        tool_engine_list());
-            engine = v;
-        } else if (missing) {
-            return tool_usage_error("probe: option '%s' needs a value", arg);
-        } else if (arg[0] == '-') {
-            return tool_usage_error("probe: unknown option '%s' (try 'polybsp probe --help')", arg);
-        } else {
-            return tool_usage_error("probe: unexpected argument '%s' (try 'polybsp probe --help')",
-                                    arg);
-        }
-    }
+    int rc =
+        tool_parse_args("probe", cmd_probe_help, argc, argv, probe_opts,
+                        (int)(sizeof probe_opts / sizeof *probe_opts), on_probe_option, &a, NULL);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    const char *engine = a.engine, *platform = a.platform, *hostfile = a.hostfile;
+    bool quiet = a.quiet;
+    int procs_given = a.procs_given, sizes_given = a.sizes_given;
     if (!procs_given)
         default_procs(&o);
     if (simulated) {

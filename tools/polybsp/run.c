@@ -161,43 +161,32 @@ static int cannot_run(const char *name, int err)
     return err == ENOENT ? 127 : 126;
 }
 
+/* run's options: each takes a value, kept as given (checked after the walk). */
+enum { OPT_PROCS, OPT_ENGINE, OPT_TIMEOUT, OPT_PLATFORM, OPT_HOSTFILE, NOPTS };
+static const tool_opt run_opts[NOPTS] = {{"-p|--procs", true},
+                                         {"--engine", true},
+                                         {"--timeout", true},
+                                         {"--platform", true},
+                                         {"--hostfile", true}};
+
+static int on_run_option(void *ctx, int opt, const char *value)
+{
+    ((const char **)ctx)[opt] = value;
+    return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
-    const char *procs_text = NULL, *timeout = NULL;
-    const char *engine = NULL; /* not asked for: the program's own */
-    const char *platform = NULL, *hostfile = NULL;
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
-        const char *arg = argv[i];
-        const char *value;
-        int missing = 0;
-        if (strcmp(arg, "--") == 0) {
-            i++;
-            break;
-        }
-        if (tool_is_help(arg)) {
-            fputs(cmd_run_help, stdout);
-            return 0;
-        }
-        if ((value = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-            (value = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            procs_text = value;
-        } else if (strncmp(arg, "-p", 2) == 0 && arg[2] != '\0') {
-            procs_text = arg + 2; /* -p4, as getopt would accept */
-        } else if ((value = tool_option_value(argc, argv, &i, "--engine", &missing)) != NULL) {
-            engine = value;
-        } else if ((value = tool_option_value(argc, argv, &i, "--timeout", &missing)) != NULL) {
-            timeout = value;
-        } else if ((value = tool_option_value(argc, argv, &i, "--platform", &missing)) != NULL) {
-            platform = value;
-        } else if ((value = tool_option_value(argc, argv, &i, "--hostfile", &missing)) != NULL) {
-            hostfile = value;
-        } else if (missing) {
-            return tool_usage_error("run: option '%s' needs a value", arg);
-        } else {
-            return tool_usage_error("run: unknown option '%s' (try 'polybsp run --help')", arg);
-        }
-    }
+    const char *given[NOPTS] = {NULL};
+    int i;
+    /* Options end at the program's name (or after "--"): the rest are its own. */
+    int rc =
+        tool_parse_args("run", cmd_run_help, argc, argv, run_opts, NOPTS, on_run_option, given, &i);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    const char *procs_text = given[OPT_PROCS], *timeout = given[OPT_TIMEOUT];
+    const char *engine = given[OPT_ENGINE]; /* not asked for: the program's own */
+    const char *platform = given[OPT_PLATFORM], *hostfile = given[OPT_HOSTFILE];
     long procs = 0;
     if (procs_text != NULL && parse_procs(procs_text, &procs) != 0)
         return TOOL_EXIT_USAGE;

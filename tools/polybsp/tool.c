@@ -58,6 +58,97 @@ const char *tool_option_value(int argc, char **argv, int *i, const char *name, i
     return argv[++*i];
 }
 
+/* The index of the option that argv[*i] spells in opts, its value in *value
+ * (advancing *i past a separate one), or -1; *missing for one without value. */
+static int match_option(int argc, char **argv, int *i, const tool_opt *opts, int nopts,
+                        const char **value, int *missing)
+{
+    const char *arg = argv[*i];
+    for (int k = 0; k < nopts; k++)
+        for (const char *name = opts[k].names; *name;) {
+            size_t len = strcspn(name, "|");
+            char spelled[64];
+            snprintf(spelled, sizeof spelled, "%.*s", (int)len, name);
+            name += len + (name[len] == '|');
+            if (!opts[k].value) {
+                if (strcmp(arg, spelled) == 0) {
+                    *value = NULL;
+                    return k;
+                }
+            } else if ((*value = tool_option_value(argc, argv, i, spelled, missing)) != NULL) {
+                return k;
+            } else if (*missing) {
+                return -1;
+            } else if (len == 2 && strncmp(arg, spelled, 2) == 0 && arg[2] != '\0') {
+                *value = arg + 2; /* -p4, as getopt accepts */
+                return k;
+            }
+        }
+    return -1;
+}
+
+int tool_parse_args(const char *cmd, const char *help, int argc, char **argv, const tool_opt *opts,
+                    int nopts, int (*on)(void *ctx, int opt, const char *value), void *ctx,
+                    int *rest)
+{
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *arg = argv[i], *value = NULL;
+        int missing = 0, status;
+        if (tool_is_help(arg)) {
+            fputs(help, stdout);
+            return -1;
+        }
+        if (rest && strcmp(arg, "--") == 0) {
+            i++;
+            break;
+        }
+        int k = match_option(argc, argv, &i, opts, nopts, &value, &missing);
+        if (missing)
+            return tool_usage_error("%s: option '%s' needs a value", cmd, arg);
+        if (k < 0 && arg[0] == '-' && arg[1] != '\0')
+            return tool_usage_error("%s: unknown option '%s' (try 'polybsp %s --help')", cmd, arg,
+                                    cmd);
+        if (k < 0 && rest)
+            break;
+        if ((status = on(ctx, k < 0 ? TOOL_ARG : k, k < 0 ? arg : value)) != 0)
+            return status;
+    }
+    if (rest)
+        *rest = i;
+    return 0;
+}
+
+int tool_integer(const char *text, long least, long most, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno != 0 || v < least || v > most)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int tool_choice(const char *cmd, const char *what, const char *value, const char *const *names,
+                int n)
+{
+    for (int k = 0; k < n; k++)
+        if (strcmp(value, names[k]) == 0)
+            return k;
+    char list[256];
+    size_t at = 0;
+    list[0] = '\0';
+    for (int k = 0; k < n && at < sizeof list; k++)
+        at += (size_t)snprintf(list + at, sizeof list - at, "%s%s",
+                               k == 0       ? ""
+                               : k == n - 1 ? " or "
+                                            : ", ",
+                               names[k]);
+    tool_usage_error("%s: unknown %s '%s' (expected %s)", cmd, what, value, list);
+    return -1;
+}
+
 bool tool_engine_available(const char *name)
 {
     for (const char *const *e = tool_engines; *e != NULL; e++) {

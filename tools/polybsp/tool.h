@@ -30,6 +30,37 @@ bool tool_is_help(const char *arg);
  * another option; *missing is set when it is this one without its value. */
 const char *tool_option_value(int argc, char **argv, int *i, const char *name, int *missing);
 
+/* One option of a subcommand, for tool_parse_args. */
+typedef struct tool_opt {
+    const char *names; /* its spellings, "|"-separated: "-o|--output" */
+    bool value;        /* takes a value: "NAME VALUE", "--long=VALUE" or "-sVALUE" */
+} tool_opt;
+
+/* What tool_parse_args passes as the option of an argument that is none. */
+#define TOOL_ARG (-1)
+
+/* The one walk over a subcommand's arguments argv[1 .. argc): help (`-h`,
+ * `--help`, `help`) prints `help` to stdout and returns -1; each option of
+ * opts[0 .. nopts) calls on(ctx, its index, its value or NULL); any other
+ * argument calls on(ctx, TOOL_ARG, it), unless rest is not NULL: then the walk
+ * stops at the first such argument, or just after "--", and stores its index
+ * in *rest (argc when none). An option without its value and an unknown one
+ * are one line each, `CMD: option 'ARG' needs a value` and `CMD: unknown
+ * option 'ARG' (try 'polybsp CMD --help')`, and return TOOL_EXIT_USAGE; a
+ * non-zero return of `on` ends the walk with it. Returns 0 otherwise. */
+int tool_parse_args(const char *cmd, const char *help, int argc, char **argv, const tool_opt *opts,
+                    int nopts, int (*on)(void *ctx, int opt, const char *value), void *ctx,
+                    int *rest);
+
+/* text as a whole decimal integer in [least, most] into *out: 0, or -1 (*out
+ * untouched) for anything else, signs and spaces around included. */
+int tool_integer(const char *text, long least, long most, long *out);
+
+/* The index of `value` among the n names, or -1 after the line `CMD: unknown
+ * WHAT 'VALUE' (expected A, B or C)`. */
+int tool_choice(const char *cmd, const char *what, const char *value, const char *const *names,
+                int n);
+
 /* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
 
