@@ -466,14 +466,12 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             uint32_t slot = CORE_REC_SLOT(r);
             char *base;
             size_t size;
-            core_slot *area = NULL;
             if (slot == CORE_COLL_SLOT) {
                 base = c->coll_buf;
                 size = c->coll_size;
             } else {
-                area = &c->reg.slots[slot];
-                base = (char *)area->addr;
-                size = area->size;
+                base = (char *)c->reg.slots[slot].addr;
+                size = c->reg.slots[slot].size;
             }
             if (r->offset > size || r->size > size - r->offset)
                 core_fatal_as(src_pid, p->step, put_call(kind, slot),
@@ -485,10 +483,10 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             if (kind == CORE_REC_HPPUT)
                 memcpy(&from, data, sizeof from);
             char *to = base + r->offset;
-            if (area)
-                core_trace_dest_area(&p->tr, area, to, r->size);
-            else
+            if (slot == CORE_COLL_SLOT)
                 core_trace_dest(&p->tr, to, r->size);
+            else
+                core_trace_dest_area(&p->tr, to, r->size);
             if (r->size <= 64)
                 core_copy_small(to, from, r->size);
             else
@@ -512,11 +510,14 @@ static void apply_regops(core_ctx *c)
                 core_fatal("bsp_push_reg", "more than %u registrations", CORE_MAX_SLOT);
             c->reg.slots[s].push = op->push;
             c->reg.slots[s].most = op->most;
-            c->reg.slots[s].agree = (uint8_t)op->agree;
+            c->reg.slots[s].agree = (uint16_t)op->agree;
         } else {
             core_reg_pop(&c->reg, op->addr);
         }
     }
+    /* A popped area's memory may be freed and mapped afresh: forget its pages. */
+    if (c->nregops)
+        core_trace_forget_areas(&c->proc->tr);
     c->nregops = 0;
 }
 

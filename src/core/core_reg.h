@@ -20,8 +20,7 @@ typedef struct core_slot {
     uint64_t push; /* the push that made it (core_regop.push), set by the caller */
     int32_t below; /* slot of the registration this one hides, or -1 */
     uint16_t live;
-    uint8_t agree;  /* every process registered the same size (then most is it) */
-    uint8_t mapped; /* a traced sync found every page of the area mapped (core_trace) */
+    uint16_t agree; /* every process registered the same size (then most is it) */
 } core_slot;
 
 typedef struct core_reg_entry {

@@ -77,6 +77,7 @@ void core_trace_free(core_proc *p)
     }
     free(t->from);
     free(t->seen);
+    free(t->known);
 }
 
 void core_trace_start(core_proc *p)
@@ -102,8 +103,12 @@ void core_trace_start(core_proc *p)
     if (!t->seen) {
         t->seen = calloc((size_t)p->run->nprocs, 1);
         t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
-        if (!t->seen || !t->from)
+        /* Written whole here (malloc and memset, not calloc, which may leave
+         * fresh pages untouched), so that its page faults are not a sync's. */
+        t->known = malloc(CORE_TRACE_KNOWN * sizeof *t->known);
+        if (!t->seen || !t->from || !t->known)
             core_fatal_oom("trace");
+        core_trace_forget_areas(t);
     }
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
@@ -192,36 +197,43 @@ static long untouched_pages(uintptr_t first, uintptr_t k)
     return n;
 }
 
-void core_trace_count_fresh(core_tracer *t, const void *to, size_t n)
+/* Counts the untouched pages of [to, to + n) into t->fresh, asking mincore only
+ * for pages the direct-mapped cache seen[size] (page number + 1 at page %
+ * size) does not hold, and entering every page, since the write that follows
+ * maps it. */
+static void count_fresh(core_tracer *t, const void *to, size_t n, uintptr_t *seen, size_t size)
 {
     uintptr_t first = (uintptr_t)to / page_size(), last = ((uintptr_t)to + n - 1) / page_size();
-    /* Most destinations are pages looked at already this sync (many small puts
-     * into one array): those cost no system call. */
-    uintptr_t q = first;
-    while (q <= last && t->looked[q % CORE_TRACE_LOOKED] == q + 1)
-        q++;
-    while (q <= last) {
+    for (uintptr_t q = first; q <= last;) {
+        if (seen[q % size] == q + 1) {
+            q++;
+            continue;
+        }
+        /* From the first page not held, one call for up to MINCORE_PAGES. */
         uintptr_t k = last - q + 1 < MINCORE_PAGES ? last - q + 1 : MINCORE_PAGES;
         long fresh = untouched_pages(q, k);
         if (fresh > 0)
             t->fresh += fresh;
         for (uintptr_t i = 0; i < k; i++)
-            t->looked[(q + i) % CORE_TRACE_LOOKED] = q + i + 1;
+            seen[(q + i) % size] = q + i + 1;
         q += k;
     }
 }
 
-void core_trace_count_fresh_area(core_tracer *t, core_slot *area, const void *to, size_t n)
+void core_trace_count_fresh(core_tracer *t, const void *to, size_t n)
 {
-    /* An area of up to one call's pages is looked at whole, so that it can be
-     * marked mapped; a larger one only where data lands. */
-    uintptr_t first = (uintptr_t)area->addr / page_size();
-    uintptr_t k = ((uintptr_t)area->addr + area->size - 1) / page_size() - first + 1;
-    if (area->size && k <= MINCORE_PAGES && untouched_pages(first, k) == 0) {
-        area->mapped = 1;
-        return;
-    }
-    core_trace_count_fresh(t, to, n);
+    count_fresh(t, to, n, t->looked, CORE_TRACE_LOOKED);
+}
+
+void core_trace_count_fresh_area(core_tracer *t, const void *to, size_t n)
+{
+    count_fresh(t, to, n, t->known, CORE_TRACE_KNOWN);
+}
+
+void core_trace_forget_areas(core_tracer *t)
+{
+    if (t->known)
+        memset(t->known, 0, CORE_TRACE_KNOWN * sizeof *t->known);
 }
 
 void core_trace_enter(core_proc *p)

@@ -16,10 +16,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "core/core_reg.h"
-
 #define CORE_TRACE_BLOCK 256
-#define CORE_TRACE_LOOKED 64 /* pages a sync remembers having looked at */
+#define CORE_TRACE_LOOKED 64  /* pages a sync remembers having looked at */
+#define CORE_TRACE_KNOWN 4096 /* pages of registered areas a tracer remembers */
 
 typedef struct core_trace_rec {
     unsigned long step;
@@ -77,6 +76,7 @@ typedef struct core_tracer {
      * fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
     uintptr_t looked[CORE_TRACE_LOOKED];
+    uintptr_t *known; /* [CORE_TRACE_KNOWN] pages of registered areas seen mapped */
     /* Time the put and send calls spent copying payloads into the out buffers
      * since the last sync (core_ticks), and the clock pair that converts ticks
      * into seconds: the copy is communication, which the probe's g includes. */
@@ -119,15 +119,18 @@ static inline void core_trace_dest(core_tracer *t, const void *to, size_t n)
     if (t->on && n)
         core_trace_count_fresh(t, to, n);
 }
-/* The same for a destination inside a registered area: once a sync finds the
- * whole area mapped, its later syncs make no system call for it (a program
- * that puts into one array every superstep pays one call, not one per sync). */
-void core_trace_count_fresh_area(core_tracer *t, core_slot *area, const void *to, size_t n);
-static inline void core_trace_dest_area(core_tracer *t, core_slot *area, const void *to, size_t n)
+/* The same for a destination inside a registered area, whose pages stay mapped
+ * while it is registered: the pages seen mapped are remembered across syncs
+ * (a program that puts into one array every superstep pays a system call
+ * for its first sync only) until core_trace_forget_areas, which the sync that
+ * changes registrations calls. */
+void core_trace_count_fresh_area(core_tracer *t, const void *to, size_t n);
+static inline void core_trace_dest_area(core_tracer *t, const void *to, size_t n)
 {
-    if (t->on && n && !area->mapped)
-        core_trace_count_fresh_area(t, area, to, n);
+    if (t->on && n)
+        core_trace_count_fresh_area(t, to, n);
 }
+void core_trace_forget_areas(core_tracer *t);
 /* Labels the superstep under way (and those up to core_trace_label(p, NORMAL)):
  * a collective calls it once at its start and once at its end. */
 void core_trace_label(struct core_proc *p, core_step_kind kind);
