@@ -3,9 +3,10 @@
  * Usage: bad CASE [ACTOR]. The run asks for 4 processes. Unless the case says
  * otherwise, all processes complete two supersteps, then process ACTOR (default
  * 1) commits the misuse in superstep 2 while the others go on to bsp_sync.
- * tests/CMakeLists.txt holds the error line and exit status each case must
- * produce. Should the library let a misuse pass, the run goes on to end
- * normally with status 0, and the test fails.
+ * cases.def lists each case with the error line and exit status it must
+ * produce (tests/CMakeLists.txt registers a test per line). Should the
+ * library let a misuse pass, the run goes on to end normally with status 0,
+ * and the test fails.
  * Builds in both dialects (bad_input_mc is compiled with POLYBSP_MCBSP);
  * negative sizes and pids only exist in the classic one.
  */
@@ -405,103 +406,12 @@ struct bad_case {
     void (*run)(struct ctx *);
 };
 
+/* One entry per line of cases.def (a case tested with several actors repeats). */
+#define BAD(name, when, fn, status, actor, line, flags) {#name, when, fn},
 static const struct bad_case cases[] = {
-    {"put_pid", INSIDE_ACTOR, put_pid},
-    {"hpput_pid", INSIDE_ACTOR, hpput_pid},
-    {"get_pid", INSIDE_ACTOR, get_pid},
-    {"hpget_pid", INSIDE_ACTOR, hpget_pid},
-    {"send_pid", INSIDE_ACTOR, send_pid},
-    {"put_unregistered", INSIDE_ACTOR, put_unregistered},
-    {"hpput_unregistered", INSIDE_ACTOR, hpput_unregistered},
-    {"get_unregistered", INSIDE_ACTOR, get_unregistered},
-    {"hpget_unregistered", INSIDE_ACTOR, hpget_unregistered},
-    {"put_new_reg", INSIDE_ALL, put_new_reg},
-    {"hpput_new_reg", INSIDE_ALL, hpput_new_reg},
-    {"get_new_reg", INSIDE_ALL, get_new_reg},
-    {"hpget_new_reg", INSIDE_ALL, hpget_new_reg},
-    {"put_popped", INSIDE_ALL, put_popped},
-    {"put_beyond", INSIDE_ACTOR, put_beyond},
-    {"hpput_beyond", INSIDE_ACTOR, hpput_beyond},
-    {"get_beyond", INSIDE_ACTOR, get_beyond},
-    {"hpget_beyond", INSIDE_ACTOR, hpget_beyond},
-    {"size_after_pop", INSIDE_ALL, size_after_pop},
-#ifndef POLYBSP_MCBSP
-    {"put_pid_negative", INSIDE_ACTOR, put_pid_negative},
-    {"get_pid_negative", INSIDE_ACTOR, get_pid_negative},
-    {"send_pid_negative", INSIDE_ACTOR, send_pid_negative},
-    {"put_negative_size", INSIDE_ACTOR, put_negative_size},
-    {"put_negative_offset", INSIDE_ACTOR, put_negative_offset},
-    {"hpput_negative_size", INSIDE_ACTOR, hpput_negative_size},
-    {"hpput_negative_offset", INSIDE_ACTOR, hpput_negative_offset},
-    {"get_negative_size", INSIDE_ACTOR, get_negative_size},
-    {"get_negative_offset", INSIDE_ACTOR, get_negative_offset},
-    {"hpget_negative_size", INSIDE_ACTOR, hpget_negative_size},
-    {"hpget_negative_offset", INSIDE_ACTOR, hpget_negative_offset},
-    {"push_reg_negative", INSIDE_ACTOR, push_reg_negative},
-    {"send_negative", INSIDE_ACTOR, send_negative},
-    {"send_negative_null", INSIDE_ACTOR, send_negative_null},
-    {"put_negative_null", INSIDE_ACTOR, put_negative_null},
-    {"get_negative_null", INSIDE_ACTOR, get_negative_null},
-    {"move_negative", INSIDE_ALL, move_negative},
-    {"set_tagsize_negative", INSIDE_ACTOR, set_tagsize_negative},
-    {"begin_negative", BEFORE, begin_negative},
-#endif
-    {"reg_count_more", INSIDE_ALL, reg_count_more},
-    {"reg_count_fewer", INSIDE_ALL, reg_count_fewer},
-    {"reg_order", INSIDE_ALL, reg_order},
-    {"pop_unregistered", INSIDE_ACTOR, pop_unregistered},
-    {"pop_other", INSIDE_ALL, pop_other},
-    {"pop_other_new", INSIDE_ALL, pop_other_new},
-    {"pop_count_more", INSIDE_ACTOR, pop_spare},
-    {"pop_count_fewer", INSIDE_ALL, pop_count_fewer},
-    {"pop_matched", INSIDE_ALL, pop_matched},
-    {"tagsize_differ", INSIDE_ALL, tagsize_differ},
-    {"tagsize_missing", INSIDE_ALL, tagsize_missing},
-    {"put_huge", INSIDE_ACTOR, put_huge},
-    {"hpput_huge", INSIDE_ACTOR, hpput_huge},
-    {"put_huge_agreed", INSIDE_ACTOR, put_huge_agreed},
-#ifdef POLYBSP_MCBSP
-    {"hpput_half", INSIDE_ACTOR, hpput_half},
-    {"put_tebibyte", INSIDE_ACTOR, put_tebibyte},
-#endif
-    {"put_within_most", INSIDE_ACTOR, put_within_most},
-    {"put_src_null", INSIDE_ACTOR, put_src_null},
-    {"hpput_src_null", INSIDE_ACTOR, hpput_src_null},
-    {"get_dst_null", INSIDE_ACTOR, get_dst_null},
-    {"hpget_dst_null", INSIDE_ACTOR, hpget_dst_null},
-    {"hpput_wrap", INSIDE_ACTOR, hpput_wrap},
-    {"qsize_null", INSIDE_ACTOR, qsize_null},
-    {"qsize_null_bytes", INSIDE_ACTOR, qsize_null_bytes},
-    {"get_tag_null", INSIDE_ACTOR, get_tag_null},
-    {"get_tag_null_tag", INSIDE_ALL, get_tag_null_tag},
-    {"move_null", INSIDE_ACTOR, move_null},
-    {"hpmove_null", INSIDE_ACTOR, hpmove_null},
-    {"hpmove_null_payload", INSIDE_ACTOR, hpmove_null_payload},
-    {"set_tagsize_null", INSIDE_ACTOR, set_tagsize_null},
-    {"send_null_payload", INSIDE_ACTOR, send_null_payload},
-    {"set_tagsize_over", INSIDE_ACTOR, set_tagsize_over},
-    {"set_tagsize_max", INSIDE_ALL, set_tagsize_max},
-    {"send_null_tag", INSIDE_ALL, send_null_tag},
-    {"abort_newline", INSIDE_ACTOR, abort_newline},
-    {"move_empty", INSIDE_ACTOR, move_empty},
-    {"get_tag_empty", INSIDE_ALL, get_tag_empty},
-    {"before_pid", BEFORE, call_pid},
-    {"before_sync", BEFORE, call_sync},
-    {"before_put", BEFORE, call_put},
-    {"after_pid", AFTER, call_pid},
-    {"after_sync", AFTER, call_sync},
-    {"begin_zero", BEFORE, begin_zero},
-    {"begin_huge", BEFORE, begin_huge},
-    {"begin_twice", INSIDE_ACTOR, begin_twice},
-    {"end_early", END_EARLY, NULL},
-    {"return_early", RETURN_EARLY, NULL},
-    {"abort", INSIDE_ACTOR, abort_one},
-    {"abort_all", INSIDE_ALL, abort_all},
-    {"segv", INSIDE_ACTOR, segv},
-    {"exit3", INSIDE_ACTOR, exit3},
-    {"exit0", INSIDE_ACTOR, exit0},
-    {"no_begin", NO_BEGIN, NULL},
+#include "cases.def"
 };
+#undef BAD
 
 static const struct bad_case *the_case; /* set by main, then only read */
 /* Set on main's own thread only: the threads engine's other processes and the
