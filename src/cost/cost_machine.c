@@ -114,6 +114,36 @@ static int read_array(cost_jctx *c, const json_t *obj, const char *key, size_t w
     return 0;
 }
 
+/* The array member key of obj: of 1 to most objects (want), absent allowed
+ * unless required; each element (want_elem) read by one(c, it, its index,
+ * into) with the field-name prefix at "key[i].". Its length goes to *n. */
+typedef int read_element(cost_jctx *c, const json_t *e, size_t i, void *into);
+static int read_objects(cost_jctx *c, const json_t *obj, const char *key, size_t most,
+                        const char *want, const char *want_elem, int required, read_element *one,
+                        void *into, size_t *n)
+{
+    const json_t *a = required ? cost_jget(c, obj, key, want) : json_object_get(obj, key);
+    if (a == NULL)
+        return required ? -1 : 0;
+    size_t len = json_array_size(a);
+    if (!json_is_array(a) || len == 0 || len > most)
+        return cost_jfail(c, key, "expected %s", want);
+    size_t at = strlen(c->path);
+    for (size_t i = 0; i < len; i++) {
+        const json_t *e = json_array_get(a, i);
+        char elem[48];
+        snprintf(elem, sizeof elem, "%s[%zu]", key, i);
+        if (!json_is_object(e))
+            return cost_jfail(c, elem, "expected %s", want_elem);
+        snprintf(c->path + at, sizeof c->path - at, "%s.", elem);
+        if (one(c, e, i, into) < 0)
+            return -1;
+        c->path[at] = '\0';
+    }
+    *n = len;
+    return 0;
+}
+
 static int read_pattern(cost_jctx *c, const json_t *obj, cost_pattern_fit *p)
 {
     if (cost_jnum(c, obj, "g", COST_POS, &p->g) < 0 || cost_jnum(c, obj, "L", COST_ANY, &p->L) < 0)
@@ -270,9 +300,10 @@ static int read_section(cost_jctx *c, const json_t *root, const num_section *s, 
     return 1;
 }
 
-/* One element of dbsp.levels; prev is the one before it (NULL for the first). */
-static int read_level(cost_jctx *c, const json_t *e, cost_level *l, const cost_level *prev)
+/* Element i of dbsp.levels, into the machine's levels[i]. */
+static int read_level(cost_jctx *c, const json_t *e, size_t i, void *into)
 {
+    cost_level *l = &((cost_machine *)into)->levels[i], *prev = i > 0 ? l - 1 : NULL;
     long long level, cluster;
     if (cost_jint(c, e, "level", 0, INT_MAX, &level) < 0)
         return -1;
@@ -303,26 +334,32 @@ static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
         return failed;
     char want[64];
     snprintf(want, sizeof want, "an array of 1 to %d levels", COST_MAX_LEVELS);
-    const json_t *a = cost_jget(c, d, "levels", want);
-    if (a == NULL)
+    if (read_objects(c, d, "levels", COST_MAX_LEVELS, want,
+                     "an object with level, cluster, g and L", 1, read_level, m, &m->nlevels) < 0)
         return -1;
-    size_t n = json_array_size(a);
-    if (!json_is_array(a) || n == 0 || n > COST_MAX_LEVELS)
-        return cost_jfail(c, "levels", "expected %s", want);
-    size_t len = strlen(c->path);
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(a, i);
-        char key[32];
-        snprintf(key, sizeof key, "levels[%zu]", i);
-        if (!json_is_object(e))
-            return cost_jfail(c, key, "expected an object with level, cluster, g and L");
-        snprintf(c->path + len, sizeof c->path - len, "%s.", key);
-        if (read_level(c, e, &m->levels[i], i > 0 ? &m->levels[i - 1] : NULL) < 0)
-            return -1;
-        c->path[len] = '\0';
-    }
-    m->nlevels = n;
     leave(c);
+    return 0;
+}
+
+/* Element i of by_procs, into the machine's byprocs[i]. */
+static int read_byproc(cost_jctx *c, const json_t *e, size_t i, void *into)
+{
+    cost_procs_fit *f = &((cost_machine *)into)->byprocs[i];
+    long long P;
+    if (cost_jint(c, e, "P", 1, INT_MAX, &P) < 0)
+        return -1;
+    if (i > 0 && P <= f[-1].procs)
+        return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)",
+                          f[-1].procs);
+    const json_t *v = cost_jget(c, e, "oversubscribed", "true or false");
+    if (v == NULL)
+        return -1;
+    if (!json_is_boolean(v))
+        return cost_jfail(c, "oversubscribed", "expected true or false");
+    if (cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0)
+        return -1;
+    f->procs = (int)P;
+    f->oversubscribed = json_is_true(v);
     return 0;
 }
 
@@ -332,40 +369,9 @@ static int read_byprocs(cost_jctx *c, const json_t *root, cost_machine *m)
     char want[80];
     snprintf(want, sizeof want, "an array of 1 to %d objects with P, oversubscribed, g and L",
              COST_MAX_PROCS);
-    const json_t *a = json_object_get(root, "by_procs");
-    if (a == NULL)
-        return 0;
-    size_t n = json_array_size(a);
-    if (!json_is_array(a) || n == 0 || n > COST_MAX_PROCS)
-        return cost_jfail(c, "by_procs", "expected %s", want);
-    size_t len = strlen(c->path);
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(a, i);
-        cost_procs_fit *f = &m->byprocs[i];
-        char key[32];
-        snprintf(key, sizeof key, "by_procs[%zu]", i);
-        if (!json_is_object(e))
-            return cost_jfail(c, key, "expected an object with P, oversubscribed, g and L");
-        snprintf(c->path + len, sizeof c->path - len, "%s.", key);
-        long long P;
-        if (cost_jint(c, e, "P", 1, INT_MAX, &P) < 0)
-            return -1;
-        if (i > 0 && P <= m->byprocs[i - 1].procs)
-            return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)",
-                              m->byprocs[i - 1].procs);
-        const json_t *v = cost_jget(c, e, "oversubscribed", "true or false");
-        if (v == NULL)
-            return -1;
-        if (!json_is_boolean(v))
-            return cost_jfail(c, "oversubscribed", "expected true or false");
-        if (cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0)
-            return -1;
-        f->procs = (int)P;
-        f->oversubscribed = json_is_true(v);
-        c->path[len] = '\0';
-    }
-    m->nbyprocs = n;
-    return 0;
+    return read_objects(c, root, "by_procs", COST_MAX_PROCS, want,
+                        "an object with P, oversubscribed, g and L", 0, read_byproc, m,
+                        &m->nbyprocs);
 }
 
 /* A CCM cost function: member key of obj, required. One piece is {"a", "b",
