@@ -32,8 +32,9 @@ typedef struct eng_ctx {
     MPI_Aint *block_at; /* one message gathered from several places */
     int *block_len;
     int nblocks, capblocks;
-    eng_coll coll; /* run by MPI at the next sync when coll.kind != 0 */
-    unsigned at;   /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
+    eng_coll coll;   /* run by MPI at the next sync when coll.kind != 0 */
+    unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
+    int colls_agree; /* the last barrier found every member's collective the same */
 } eng_ctx;
 
 #endif

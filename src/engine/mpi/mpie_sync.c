@@ -113,24 +113,54 @@ static void report_steps(const core_ctx *c, unsigned at)
  * member holds the OR of all. Two members meet at most once per barrier, so MPI's
  * in-order delivery keeps successive barriers apart. Pairwise exchange suits an
  * oversubscribed machine better: both partners of a round need the processor at
- * once, instead of a chain of waits around the ring. */
+ * once, instead of a chain of waits around the ring.
+ * The messages also carry the smallest and largest of the members' collective
+ * of this superstep (kind, root, size), which min and max combine as OR does
+ * bits: when the two are equal every member announced the same, and
+ * eng_check_colls has nothing to ask MPI (two collectives fewer per collective
+ * superstep; the report of a difference still comes from them). A member that
+ * has seen no collective (no CORE_HAS_COLL yet) sends `all` alone: every
+ * member it heard of has none, which is kind 0, root 0, size 0, so a plain
+ * sync's messages stay 4 bytes. */
+typedef struct barrier_msg {
+    unsigned all;
+    long lo[3], hi[3];
+} barrier_msg;
+
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
-    unsigned all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN);
+    const core_coll_desc *d = &c->coll[c->step & 1];
+    int normal = !(bits & CORE_HAS_COLL); /* then root and size are left from before */
+    const long desc[3] = {normal ? 0 : (long)d->kind, normal ? 0 : d->root,
+                          normal ? 0 : (long)d->nbytes};
+    barrier_msg mine = {.all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN)};
+    memcpy(mine.lo, desc, sizeof desc);
+    memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
-        unsigned mine = all, theirs;
+        barrier_msg theirs, sent = mine;
         MPI_Request reqs[2];
-        MPI_Irecv(&theirs, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me - k + P) % P, MPIE_TAG_BARRIER,
-                  c->group->e.comm, &reqs[0]);
-        MPI_Isend(&mine, 1, MPI_UNSIGNED, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
-                  c->group->e.comm, &reqs[1]);
+        MPI_Irecv(&theirs, (int)sizeof theirs, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
+                  MPIE_TAG_BARRIER, c->group->e.comm, &reqs[0]);
+        MPI_Isend(&sent, sent.all & CORE_HAS_COLL ? (int)sizeof sent : (int)sizeof sent.all,
+                  MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER, c->group->e.comm,
+                  &reqs[1]);
         mpie_wait(2, reqs, 0);
-        all |= theirs;
+        if (!(theirs.all & CORE_HAS_COLL)) { /* `all` alone: none seen there */
+            memset(theirs.lo, 0, sizeof theirs.lo);
+            memset(theirs.hi, 0, sizeof theirs.hi);
+        }
+        mine.all |= theirs.all;
+        for (int i = 0; i < 3; i++) {
+            mine.lo[i] = theirs.lo[i] < mine.lo[i] ? theirs.lo[i] : mine.lo[i];
+            mine.hi[i] = theirs.hi[i] > mine.hi[i] ? theirs.hi[i] : mine.hi[i];
+        }
     }
     core_watch_leave();
+    unsigned all = mine.all;
+    c->e.colls_agree = memcmp(mine.lo, mine.hi, sizeof mine.lo) == 0;
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c, all, at);
     if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
@@ -183,6 +213,8 @@ void eng_check_regops(core_ctx *c)
 
 void eng_check_colls(core_ctx *c, unsigned parity)
 {
+    if (c->e.colls_agree)
+        return;
     long d[3] = {(long)c->coll[parity].kind, c->coll[parity].root, (long)c->coll[parity].nbytes};
     MPI_Request req;
     MPI_Ibcast(d, 3, MPI_LONG, 0, c->group->e.comm, &req);
