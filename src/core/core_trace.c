@@ -77,7 +77,7 @@ void core_trace_free(core_proc *p)
     }
     free(t->from);
     free(t->seen);
-    free(t->known);
+    free(t->looked);
 }
 
 void core_trace_start(core_proc *p)
@@ -105,9 +105,11 @@ void core_trace_start(core_proc *p)
         t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
         /* Written whole here (malloc and memset, not calloc, which may leave
          * fresh pages untouched), so that its page faults are not a sync's. */
-        t->known = malloc(CORE_TRACE_KNOWN * sizeof *t->known);
-        if (!t->seen || !t->from || !t->known)
+        t->looked = malloc((CORE_TRACE_LOOKED + CORE_TRACE_KNOWN) * sizeof *t->looked);
+        if (!t->seen || !t->from || !t->looked)
             core_fatal_oom("trace");
+        memset(t->looked, 0, CORE_TRACE_LOOKED * sizeof *t->looked);
+        t->known = t->looked + CORE_TRACE_LOOKED;
         core_trace_forget_areas(t);
     }
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
@@ -242,7 +244,7 @@ void core_trace_enter(core_proc *p)
      * fall into the measured work, not into the sync the models predict. */
     p->tr.faults_enter = thread_faults();
     p->tr.fresh = 0;
-    memset(p->tr.looked, 0, sizeof p->tr.looked);
+    memset(p->tr.looked, 0, CORE_TRACE_LOOKED * sizeof *p->tr.looked);
     p->tr.t_enter = core_now() - p->run->t0;
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;

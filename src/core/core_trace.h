@@ -75,8 +75,8 @@ typedef struct core_tracer {
     /* Pages of this sync's destinations that were never touched (each costs a
      * fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
-    uintptr_t looked[CORE_TRACE_LOOKED];
-    uintptr_t *known; /* [CORE_TRACE_KNOWN] pages of registered areas seen mapped */
+    uintptr_t *looked; /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered */
+    uintptr_t *known;  /* areas seen mapped (apart from core_proc, which stays small) */
     /* Time the put and send calls spent copying payloads into the out buffers
      * since the last sync (core_ticks), and the clock pair that converts ticks
      * into seconds: the copy is communication, which the probe's g includes. */
