@@ -6,6 +6,7 @@
  * timed out-of-place transforms, after one untimed one. Planning is not timed.
  * Exit status 2 on bad arguments (one line "bench_fftw: ...").
  */
+#include "bench_util.h"
 #include "fft_util.h"
 
 #include <fftw3.h>
@@ -14,20 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static long count(const char *option, const char *text)
 {
@@ -100,14 +87,14 @@ int main(int argc, char **argv)
         fft_input(1, j, x[j]);
     fftw_execute(plan);
     for (long r = 0; r < reps; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         fftw_execute(plan);
-        t[r] = now() - t0;
+        t[r] = bench_now() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, cmp_double);
+    double median = bench_median(t, (size_t)reps); /* sorts t */
     printf("fftw: n = %ld, %ld thread%s, FFTW_%s\n", n, threads, threads > 1 ? "s" : "",
            flags == FFTW_MEASURE ? "MEASURE" : "ESTIMATE");
-    printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", t[reps / 2], reps, t[0],
+    printf("time: median %.6e s over %ld runs (min %.6e s, max %.6e s)\n", median, reps, t[0],
            t[reps - 1]);
     if (wisdom && !fftw_export_wisdom_to_filename(wisdom)) {
         fprintf(stderr, "bench_fftw: cannot write FFTW wisdom to %s\n", wisdom);
