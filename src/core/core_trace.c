@@ -174,12 +174,16 @@ static double copy_seconds(core_tracer *t, double clock, double w)
 #endif
 }
 
+/* Every process's thread may ask first: the value is the same for all. */
 static size_t page_size(void)
 {
-    static size_t page;
-    if (!page)
-        page = (size_t)sysconf(_SC_PAGESIZE);
-    return page;
+    static atomic_size_t page;
+    size_t p = atomic_load_explicit(&page, memory_order_relaxed);
+    if (!p) {
+        p = (size_t)sysconf(_SC_PAGESIZE);
+        atomic_store_explicit(&page, p, memory_order_relaxed);
+    }
+    return p;
 }
 
 enum { MINCORE_PAGES = 1024 }; /* pages one mincore call looks at (its vector's bytes) */
