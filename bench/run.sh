@@ -91,13 +91,8 @@ done
 
 busy_after=$(others_running)
 
-# One line per figure: key, median over rounds, unit, min and max over rounds.
-medians=$(awk '{ v[$2] = v[$2] " " $3; u[$2] = $4 }
-  END { for (k in v) { n = split(substr(v[k], 2), a, " ");
-          for (i = 2; i <= n; i++) { x = a[i]; j = i - 1;
-            while (j > 0 && a[j] > x) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
-          m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
-          print k, m, u[k], a[1], a[n] } }' "$results" | sort)
+# One line per figure: key, median, min and max over rounds, unit.
+medians=$(awk -v key=2 -v value=3 -v unit=4 -f "$(dirname "$0")/medians.awk" "$results" | sort)
 
 # row FIGURE KEY ANCHOR ANCHOR_KEY GOAL SHOWN_GOAL
 #   GOAL: "ratio<=X" or "ratio>=X" (ours/anchor), "value<X" (in the figure's unit) or "-".
@@ -108,7 +103,7 @@ row() {
       if (u == "ns" && v >= 10000) { v /= 1000; u = "us" }
       return sprintf(v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, u)
     }
-    $1 == key { v = $2; u = $3; have = 1 } $1 == akey { a = $2; au = $3; ahave = 1 }
+    $1 == key { v = $2; u = $5; have = 1 } $1 == akey { a = $2; au = $5; ahave = 1 }
     END {
       ours = have ? fmt(v, u) : "n/a"
       anchor = ahave ? fmt(a, au) : "n/a"
@@ -165,10 +160,10 @@ probes=(spin_barrier_p2_ns)
 for h in "${put_hs[@]}"; do probes+=("puts_xcore_h${h}_ns"); done
 for m in "${sizes[@]}"; do probes+=("exch_xcore_${m}_ns"); done
 for k in "${probes[@]}"; do
-  printf '%s\n' "$medians" | awk -v k="$k" '$1 == k { printf "  %-22s %7.1f / %7.1f / %7.1f\n", k, $4, $2, $5 }'
+  printf '%s\n' "$medians" | awk -v k="$k" '$1 == k { printf "  %-22s %7.1f / %7.1f / %7.1f\n", k, $3, $2, $4 }'
 done
 echo
 echo "figures whose round medians differ by more than 1.5x (min / median / max):"
-printf '%s\n' "$medians" | awk '$4 > 0 && $5 / $4 > 1.5 { printf "  %s %.4g / %.4g / %.4g %s\n", $1, $4, $2, $5, $3; n++ }
+printf '%s\n' "$medians" | awk '$3 > 0 && $4 / $3 > 1.5 { printf "  %s %.4g / %.4g / %.4g %s\n", $1, $3, $2, $4, $5; n++ }
   END { if (!n) print "  none" }'
 exit $status

@@ -72,13 +72,8 @@ for round in $(seq 1 "$rounds"); do
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 
-# key median min max, over rounds
-medians=$(awk '{ v[$2] = v[$2] " " $3 }
-  END { for (k in v) { n = split(substr(v[k], 2), a, " ");
-          for (i = 2; i <= n; i++) { x = a[i]; j = i - 1;
-            while (j > 0 && a[j] + 0 > x + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
-          m = n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2;
-          print k, m, a[1], a[n] } }' "$results" | sort)
+# key median min max unit, over rounds (bench/medians.awk)
+medians=$(awk -v key=2 -v value=3 -v unit=0 -f "$(dirname "$0")/../medians.awk" "$results" | sort)
 get() { printf '%s\n' "$medians" | awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print "" }'; }
 fmt() { [ -z "$1" ] && { echo "n/a"; return; }; awk -v v="$1" 'BEGIN { printf(v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.2f", v) }'; }
 ratio() { { [ -z "$1" ] || [ -z "$2" ]; } && { echo "n/a"; return; }; awk -v a="$1" -v b="$2" 'BEGIN { printf(b > 0 ? "%.2fx" : "n/a", a / b) }'; }

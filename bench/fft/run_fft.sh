@@ -67,12 +67,8 @@ for round in $(seq 1 "$rounds"); do
 done
 load_after=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')
 
-# Per key over rounds: "key median min" (seconds).
-stats=$(awk '{ v[$1] = v[$1] " " $2 }
-  END { for (k in v) { n = split(substr(v[k], 2), a, " ");
-          for (i = 2; i <= n; i++) { x = a[i]; j = i - 1;
-            while (j > 0 && a[j] + 0 > x + 0) { a[j + 1] = a[j]; j-- } a[j + 1] = x }
-          print k, (n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2), a[1] } }' "$results")
+# Per key over rounds: "key median min max -" (seconds; bench/medians.awk).
+stats=$(awk -v key=1 -v value=2 -v unit=0 -f "$(dirname "$0")/../medians.awk" "$results")
 
 # table COLUMN TITLE: one Markdown table of the given statistic (2 median, 3 min).
 table() {
