@@ -188,38 +188,45 @@ static void print_table(long n, const struct row *rows, int cores)
         printf("* more processes than the %d cores: oversubscribed\n", cores);
 }
 
+enum { OPT_QUICK, OPT_QUIET, OPT_BUDGET, OPT_KEEP };
+static const tool_opt demo_opts[] = {
+    {"--quick", false}, {"-q|--quiet", false}, {"--budget", true}, {"--keep", true}};
+
+typedef struct demo_args {
+    probe_options *o;
+    const char *keep;
+    bool quiet;
+} demo_args;
+
+static int on_demo_option(void *ctx, int opt, const char *v)
+{
+    demo_args *a = ctx;
+    char *end;
+    switch (opt) {
+    case TOOL_ARG:
+        return tool_usage_error("demo: unknown option '%s' (try 'polybsp demo --help')", v);
+    case OPT_QUICK: a->o->quick = 1; return 0;
+    case OPT_QUIET: a->quiet = true; return 0;
+    case OPT_KEEP: a->keep = v; return 0;
+    default: /* OPT_BUDGET */
+        a->o->budget = strtod(v, &end);
+        if (end == v || *end || !(a->o->budget > 0) || a->o->budget > 3600)
+            return tool_usage_error(
+                "demo: invalid budget '%s' (expected seconds, more than 0 and at most 3600)", v);
+        return 0;
+    }
+}
+
 int cmd_demo(int argc, char **argv)
 {
     probe_options o = {.budget = 30};
-    const char *keep = NULL;
-    bool quiet = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (tool_is_help(arg)) {
-            fputs(cmd_demo_help, stdout);
-            return 0;
-        } else if (strcmp(arg, "--quick") == 0) {
-            o.quick = 1;
-        } else if (strcmp(arg, "--quiet") == 0 || strcmp(arg, "-q") == 0) {
-            quiet = true;
-        } else if (strcmp(arg, "--budget") == 0 || strcmp(arg, "--keep") == 0) {
-            if (i + 1 >= argc)
-                return tool_usage_error("demo: option '%s' needs a value", arg);
-            const char *value = argv[++i];
-            if (arg[2] == 'k') {
-                keep = value;
-                continue;
-            }
-            char *end;
-            o.budget = strtod(value, &end);
-            if (end == value || *end || !(o.budget > 0) || o.budget > 3600)
-                return tool_usage_error(
-                    "demo: invalid budget '%s' (expected seconds, more than 0 and at most 3600)",
-                    value);
-        } else {
-            return tool_usage_error("demo: unknown option '%s' (try 'polybsp demo --help')", arg);
-        }
-    }
+    demo_args a = {.o = &o};
+    int rc = tool_parse_args("demo", cmd_demo_help, argc, argv, demo_opts,
+                             (int)(sizeof demo_opts / sizeof *demo_opts), on_demo_option, &a, NULL);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    const char *keep = a.keep;
+    bool quiet = a.quiet;
 
     char dir[4096];
     if (keep) {

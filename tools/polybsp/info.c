@@ -312,32 +312,41 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
     printf("%s]\n}\n", m->ncaches > 0 ? "\n  " : "");
 }
 
+enum { OPT_JSON, OPT_PROCS, OPT_PLATFORMS };
+static const tool_opt info_opts[] = {
+    {"--json", false}, {"-p|--procs", true}, {"--platforms", false}};
+
+typedef struct info_args {
+    bool json;
+    long procs;
+} info_args;
+
+static int on_info_option(void *ctx, int opt, const char *v)
+{
+    info_args *a = ctx;
+    switch (opt) {
+    case TOOL_ARG:
+        return tool_usage_error("info: unknown argument '%s' (try 'polybsp info --help')", v);
+    case OPT_JSON: a->json = true; return 0;
+    case OPT_PROCS:
+        if (tool_integer(v, 1, 1000000, &a->procs) != 0)
+            return tool_usage_error(
+                "info: invalid number of processes '%s' (expected an integer in [1, 1000000])", v);
+        return 0;
+    default: /* OPT_PLATFORMS: replaces this process, or returns its failure */
+        return tool_exec_smpi("info", NULL, NULL, 0, NULL);
+    }
+}
+
 int cmd_info(int argc, char **argv)
 {
-    bool json = false;
-    long procs = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int missing = 0;
-        if (strcmp(argv[i], "--json") == 0)
-            json = true;
-        else if ((v = tool_option_value(argc, argv, &i, "-p", &missing)) != NULL ||
-                 (v = tool_option_value(argc, argv, &i, "--procs", &missing)) != NULL) {
-            if (tool_integer(v, 1, 1000000, &procs) != 0)
-                return tool_usage_error(
-                    "info: invalid number of processes '%s' (expected an integer in [1, 1000000])",
-                    v);
-        } else if (missing)
-            return tool_usage_error("info: option '%s' needs a value", argv[i]);
-        else if (strcmp(argv[i], "--platforms") == 0)
-            return tool_exec_smpi("info", NULL, NULL, 0, NULL);
-        else if (tool_is_help(argv[i])) {
-            fputs(cmd_info_help, stdout);
-            return 0;
-        } else
-            return tool_usage_error("info: unknown argument '%s' (try 'polybsp info --help')",
-                                    argv[i]);
-    }
+    info_args a = {0};
+    int rc = tool_parse_args("info", cmd_info_help, argc, argv, info_opts,
+                             (int)(sizeof info_opts / sizeof *info_opts), on_info_option, &a, NULL);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    bool json = a.json;
+    long procs = a.procs;
     struct machine m;
     if (read_machine(&m) != 0) {
         fprintf(stderr, "polybsp: info: hwloc cannot read this machine's topology\n");
