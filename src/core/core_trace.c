@@ -111,6 +111,9 @@ void core_trace_start(core_proc *p)
         memset(t->looked, 0, CORE_TRACE_LOOKED * sizeof *t->looked);
         t->known = t->looked + CORE_TRACE_LOOKED;
         core_trace_forget_areas(t);
+        /* A shift, not a division, on every destination a traced sync writes. */
+        for (long page = sysconf(_SC_PAGESIZE); page > 1; page >>= 1)
+            t->page_shift++;
     }
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
@@ -174,28 +177,16 @@ static double copy_seconds(core_tracer *t, double clock, double w)
 #endif
 }
 
-/* Every process's thread may ask first: the value is the same for all. */
-static size_t page_size(void)
-{
-    static atomic_size_t page;
-    size_t p = atomic_load_explicit(&page, memory_order_relaxed);
-    if (!p) {
-        p = (size_t)sysconf(_SC_PAGESIZE);
-        atomic_store_explicit(&page, p, memory_order_relaxed);
-    }
-    return p;
-}
-
 enum { MINCORE_PAGES = 1024 }; /* pages one mincore call looks at (its vector's bytes) */
 
 /* How many of pages [first, first + k) (k <= MINCORE_PAGES) nothing has touched,
  * or -1 when mincore refuses (not all mapped memory). It says 0 for a page of
  * anonymous memory that nothing touched, 1 once it is mapped, the zero page
  * that a read maps included. */
-static long untouched_pages(uintptr_t first, uintptr_t k)
+static long untouched_pages(const core_tracer *t, uintptr_t first, uintptr_t k)
 {
     unsigned char vec[MINCORE_PAGES];
-    if (mincore((void *)(first * page_size()), k * page_size(), vec) != 0)
+    if (mincore((void *)(first << t->page_shift), k << t->page_shift, vec) != 0)
         return -1;
     long n = 0;
     for (uintptr_t i = 0; i < k; i++)
@@ -209,7 +200,8 @@ static long untouched_pages(uintptr_t first, uintptr_t k)
  * maps it. */
 static void count_fresh(core_tracer *t, const void *to, size_t n, uintptr_t *seen, size_t size)
 {
-    uintptr_t first = (uintptr_t)to / page_size(), last = ((uintptr_t)to + n - 1) / page_size();
+    uintptr_t first = (uintptr_t)to >> t->page_shift;
+    uintptr_t last = ((uintptr_t)to + n - 1) >> t->page_shift;
     for (uintptr_t q = first; q <= last;) {
         if (seen[q % size] == q + 1) {
             q++;
@@ -217,7 +209,7 @@ static void count_fresh(core_tracer *t, const void *to, size_t n, uintptr_t *see
         }
         /* From the first page not held, one call for up to MINCORE_PAGES. */
         uintptr_t k = last - q + 1 < MINCORE_PAGES ? last - q + 1 : MINCORE_PAGES;
-        long fresh = untouched_pages(q, k);
+        long fresh = untouched_pages(t, q, k);
         if (fresh > 0)
             t->fresh += fresh;
         for (uintptr_t i = 0; i < k; i++)
@@ -234,12 +226,15 @@ void core_trace_count_fresh(core_tracer *t, const void *to, size_t n)
 void core_trace_count_fresh_area(core_tracer *t, const void *to, size_t n)
 {
     count_fresh(t, to, n, t->known, CORE_TRACE_KNOWN);
+    t->last_page = (((uintptr_t)to + n - 1) >> t->page_shift) + 1;
 }
 
+/* Also for processes that never traced (no cache yet): registrations change. */
 void core_trace_forget_areas(core_tracer *t)
 {
     if (t->known)
         memset(t->known, 0, CORE_TRACE_KNOWN * sizeof *t->known);
+    t->last_page = 0;
 }
 
 void core_trace_enter(core_proc *p)

@@ -75,8 +75,10 @@ typedef struct core_tracer {
     /* Pages of this sync's destinations that were never touched (each costs a
      * fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
-    uintptr_t *looked; /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered */
-    uintptr_t *known;  /* areas seen mapped (apart from core_proc, which stays small) */
+    uintptr_t *looked;   /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered */
+    uintptr_t *known;    /* areas seen mapped (apart from core_proc, which stays small) */
+    uintptr_t last_page; /* 1 + the last page of an area looked at, 0 after forgetting */
+    unsigned page_shift; /* log2 of the page size */
     /* Time the put and send calls spent copying payloads into the out buffers
      * since the last sync (core_ticks), and the clock pair that converts ticks
      * into seconds: the copy is communication, which the probe's g includes. */
@@ -127,7 +129,11 @@ static inline void core_trace_dest(core_tracer *t, const void *to, size_t n)
 void core_trace_count_fresh_area(core_tracer *t, const void *to, size_t n);
 static inline void core_trace_dest_area(core_tracer *t, const void *to, size_t n)
 {
-    if (t->on && n)
+    if (!t->on || !n)
+        return;
+    /* Most puts land on the page the last one did: no call for them. */
+    uintptr_t first = (uintptr_t)to >> t->page_shift;
+    if (first + 1 != t->last_page || ((uintptr_t)to + n - 1) >> t->page_shift != first)
         core_trace_count_fresh_area(t, to, n);
 }
 void core_trace_forget_areas(core_tracer *t);
