@@ -109,7 +109,6 @@ void core_trace_start(core_proc *p)
         if (!t->seen || !t->from || !t->looked)
             core_fatal_oom("trace");
         memset(t->looked, 0, CORE_TRACE_LOOKED * sizeof *t->looked);
-        t->known = t->looked + CORE_TRACE_LOOKED;
         core_trace_forget_areas(t);
         /* A shift, not a division, on every destination a traced sync writes. */
         for (long page = sysconf(_SC_PAGESIZE); page > 1; page >>= 1)
@@ -225,15 +224,15 @@ void core_trace_count_fresh(core_tracer *t, const void *to, size_t n)
 
 void core_trace_count_fresh_area(core_tracer *t, const void *to, size_t n)
 {
-    count_fresh(t, to, n, t->known, CORE_TRACE_KNOWN);
+    count_fresh(t, to, n, t->looked + CORE_TRACE_LOOKED, CORE_TRACE_KNOWN);
     t->last_page = (((uintptr_t)to + n - 1) >> t->page_shift) + 1;
 }
 
 /* Also for processes that never traced (no cache yet): registrations change. */
 void core_trace_forget_areas(core_tracer *t)
 {
-    if (t->known)
-        memset(t->known, 0, CORE_TRACE_KNOWN * sizeof *t->known);
+    if (t->looked)
+        memset(t->looked + CORE_TRACE_LOOKED, 0, CORE_TRACE_KNOWN * sizeof *t->looked);
     t->last_page = 0;
 }
 

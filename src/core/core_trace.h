@@ -75,8 +75,9 @@ typedef struct core_tracer {
     /* Pages of this sync's destinations that were never touched (each costs a
      * fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
-    uintptr_t *looked;   /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered */
-    uintptr_t *known;    /* areas seen mapped (apart from core_proc, which stays small) */
+    /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered areas seen
+     * mapped (apart from core_proc, which stays small); NULL before tracing. */
+    uintptr_t *looked;
     uintptr_t last_page; /* 1 + the last page of an area looked at, 0 after forgetting */
     unsigned page_shift; /* log2 of the page size */
     /* Time the put and send calls spent copying payloads into the out buffers

@@ -221,6 +221,19 @@ static int read_group(cost_jctx *c, const json_t *obj, cost_rec *r)
 }
 
 /* Fills r from one record line; r->from and r->group are owned by r even on failure. */
+/* The optional member key, seconds of w (a number in [0, w]); 0 when absent. */
+static int read_part_of_w(cost_jctx *c, const json_t *obj, const char *key, double w, double *out)
+{
+    *out = 0;
+    if (json_object_get(obj, key) == NULL)
+        return 0;
+    if (cost_jnum(c, obj, key, COST_NONNEG, out) < 0)
+        return -1;
+    if (*out > w)
+        return cost_jfail(c, key, "expected a number in [0, w] (w = %.17g)", w);
+    return 0;
+}
+
 static int read_record(reader *rd, const json_t *obj, cost_rec *r)
 {
     cost_jctx c = ctx_for(rd);
@@ -252,20 +265,10 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     r->ops = -1; /* "not declared" */
     if (json_object_get(obj, "ops") != NULL && cost_jnum(&c, obj, "ops", COST_NONNEG, &r->ops) < 0)
         return -1;
-    r->copy = 0; /* "not timed" (an older writer, or SMPI): all of w is work */
-    if (json_object_get(obj, "copy") != NULL) {
-        if (cost_jnum(&c, obj, "copy", COST_NONNEG, &r->copy) < 0)
-            return -1;
-        if (r->copy > r->w)
-            return cost_jfail(&c, "copy", "expected a number in [0, w] (w = %.17g)", r->w);
-    }
-    r->setup = 0;
-    if (json_object_get(obj, "setup") != NULL) {
-        if (cost_jnum(&c, obj, "setup", COST_NONNEG, &r->setup) < 0)
-            return -1;
-        if (r->setup > r->w)
-            return cost_jfail(&c, "setup", "expected a number in [0, w] (w = %.17g)", r->w);
-    }
+    /* Absent copy: "not timed" (an older writer, or SMPI), all of w is work. */
+    if (read_part_of_w(&c, obj, "copy", r->w, &r->copy) < 0 ||
+        read_part_of_w(&c, obj, "setup", r->w, &r->setup) < 0)
+        return -1;
     r->faults = -1; /* "not counted" (an older writer, or SMPI) */
     if (json_object_get(obj, "faults") != NULL &&
         cost_jint(&c, obj, "faults", 0, LLONG_MAX, &r->faults) < 0)

@@ -77,6 +77,9 @@ enum { MODEL_BSP, MODEL_BSPSTAR, MODEL_EBSP, MODEL_DBSP, MODEL_CCM, NMODELS };
 /* --faults, in the order of fault_names. */
 enum { FAULTS_KIND, FAULTS_FRESH, FAULTS_AFTER_READ, FAULTS_NONE, NFAULTS };
 static const char *const fault_names[NFAULTS] = {"kind", "fresh", "after-read", "none"};
+/* Which of the machine file's costs (fault_touch: 0 fresh, 1 after read) each
+ * charge puts on a fault on a page counted fresh [0] and on any other [1]. */
+static const int fault_cost[FAULTS_NONE][2] = {{0, 1}, {0, 0}, {1, 1}};
 enum { COLUMNS_PER_BLOCK = 6 };
 static const cost_model_kind model_kinds[NMODELS] = {COST_BSP, COST_BSPSTAR, COST_EBSP, COST_DBSP,
                                                      COST_CCM};
@@ -243,12 +246,10 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         if (k == MODEL_BSPSTAR)
             r->have[k] = 0;
     }
-    /* Which of the machine file's two costs each charge needs. */
-    int need_fresh = o->faults == FAULTS_FRESH || o->faults == FAULTS_KIND;
-    int need_after = o->faults == FAULTS_AFTER_READ || o->faults == FAULTS_KIND;
-    int missing = need_fresh && !(m->fault_touch[0] > 0)   ? 0
-                  : need_after && !(m->fault_touch[1] > 0) ? 1
-                                                           : -1;
+    int missing = -1; /* the first cost the charge needs that the file lacks */
+    for (int k = 0; o->faults != FAULTS_NONE && k < 2 && missing < 0; k++)
+        if (!(m->fault_touch[fault_cost[o->faults][k]] > 0))
+            missing = fault_cost[o->faults][k];
     if (missing >= 0 && o->faults_asked)
         return tool_usage_error("%s: %s: field 'page_fault.%s': missing (needed by --faults %s: "
                                 "probe again)",
@@ -790,12 +791,8 @@ int predict_main(int argc, char **argv, const char *as)
      * per other fault [1]: */
     if (!o.faults_asked && !(m.fault_touch[0] > 0 && m.fault_touch[1] > 0))
         o.faults = FAULTS_NONE;
-    m.fault[0] = o.faults == FAULTS_NONE         ? 0
-                 : o.faults == FAULTS_AFTER_READ ? m.fault_touch[1]
-                                                 : m.fault_touch[0];
-    m.fault[1] = o.faults == FAULTS_FRESH ? m.fault_touch[0] : m.fault_touch[1];
-    if (o.faults == FAULTS_NONE)
-        m.fault[1] = 0;
+    for (int k = 0; k < 2; k++)
+        m.fault[k] = o.faults == FAULTS_NONE ? 0 : m.fault_touch[fault_cost[o.faults][k]];
     if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
         fprintf(stderr, "polybsp: %s: out of memory\n", command);
         rc = 1;
