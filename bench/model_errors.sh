@@ -6,7 +6,7 @@
 # |ERROR|), as a Markdown table, with ERROR = 100 (REAL - MODEL) / REAL of
 # `polybsp predict` (work = measured w).
 #
-# Usage: bench/model_errors.sh BUILD_DIR [MACHINE_FILE]
+# Usage: bench/model_errors.sh BUILD_DIR [MACHINE_FILE ...]
 # Environment:
 #   PROCS    the numbers of processes, e.g. "2 4" (default: 2)
 #   REPEATS  traced runs per program and P; each ERROR is the median (default 5)
@@ -16,12 +16,13 @@
 #            "none fresh after-read kind" (default: kind, predict's); one row
 #            per program, work and charge
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
-# the P of PROCS. Builds nothing. Not a test: the figures depend on the machine
+# the P of PROCS. With several, every trace is predicted with each (a column
+# `machine` names it), so that probes are compared on the same runs. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
 set -u
 
-if [ $# -lt 1 ] || [ $# -gt 2 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
-  echo "usage: $0 BUILD_DIR [MACHINE_FILE]   (a built polybsp build directory)" >&2
+if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
+  echo "usage: $0 BUILD_DIR [MACHINE_FILE ...]   (a built polybsp build directory)" >&2
   exit 2
 fi
 build=$(cd "$1" && pwd)
@@ -34,22 +35,29 @@ charges="${FAULTS:-kind}"
 for c in $charges; do
   case $c in none | fresh | after-read | kind) ;; *) echo "$0: FAULTS holds kind, fresh, after-read or none, not '$c'" >&2; exit 2 ;; esac
 done
-variants=""
-for w in $works; do
-  case $w in measured | whole | ops) ;; *) echo "$0: WORK holds measured, whole or ops, not '$w'" >&2; exit 2 ;; esac
-  for c in $charges; do variants="$variants $w/$c"; done
-done
 work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
-if [ $# -eq 2 ]; then
-  machine=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
-else
-  machine="$work/machine.json"
+machines=()
+for m in "${@:2}"; do
+  [ -r "$m" ] || { echo "$0: cannot read machine file '$m'" >&2; exit 2; }
+  machines+=("$(cd "$(dirname "$m")" && pwd)/$(basename "$m")")
+done
+if [ ${#machines[@]} -eq 0 ]; then
+  machines=("$work/machine.json")
   list=$(echo "$procs" | tr ' ' ',')
   echo "model_errors: polybsp probe -p $list ..." >&2
-  "$polybsp" probe -p "$list" -o "$machine" >/dev/null 2>&1 || { echo "model_errors: probe failed" >&2; exit 1; }
+  "$polybsp" probe -p "$list" -o "${machines[0]}" >/dev/null 2>&1 || { echo "model_errors: probe failed" >&2; exit 1; }
 fi
+# A variant is machine/work/faults, the machine by its index in machines.
+variants=""
+for w in $works; do
+  case $w in measured | whole | ops) ;; *) echo "$0: WORK holds measured, whole or ops, not '$w'" >&2; exit 2 ;; esac
+  for c in $charges; do
+    for i in "${!machines[@]}"; do variants="$variants $i/$w/$c"; done
+  done
+done
+several=$((${#machines[@]} > 1))
 
 # name|command: the command runs in $work with POLYBSP_NPROCS=P and writes
 # $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT and the
@@ -72,10 +80,15 @@ programs=(
   "bcast twophase 1 MiB|$ex/broadcast_study --alg twophase -n 1048576 --trace"
 )
 
-echo "machine: $machine; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
+echo "machine: ${machines[*]}; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
 echo
-echo "| program | P | work/faults | REAL (s) | BSP ERROR % | best model | its ERROR % |"
-echo "|---|---|---|---|---|---|---|"
+if [ $several = 1 ]; then
+  echo "| program | P | machine | work/faults | REAL (s) | BSP ERROR % | best model | its ERROR % |"
+  echo "|---|---|---|---|---|---|---|---|"
+else
+  echo "| program | P | work/faults | REAL (s) | BSP ERROR % | best model | its ERROR % |"
+  echo "|---|---|---|---|---|---|---|"
+fi
 status=0
 # Rounds are the outer loop, so that the host's noise (a shared VM's stalls
 # come and go for minutes) falls on every program alike, not on one.
@@ -87,7 +100,7 @@ for P in $procs; do
       name=${entry%%|*}
       cmd=${entry#*|}
       [ -n "${failed[$idx]:-}" ] && continue
-      [ $r -eq 0 ] && for v in $variants; do : >"$work/totals.$P.$idx.${v/\//.}.csv"; done
+      [ $r -eq 0 ] && for v in $variants; do : >"$work/totals.$P.$idx.${v//\//.}.csv"; done
       rm -f "$work/polybsp-trace.jsonl"
       if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
         echo "model_errors: $name at P = $P failed" >&2
@@ -96,9 +109,10 @@ for P in $procs; do
         continue
       fi
       for v in $variants; do
-        totals="$work/totals.$P.$idx.${v/\//.}.csv"
+        totals="$work/totals.$P.$idx.${v//\//.}.csv"
+        mi=${v%%/*} wc=${v#*/}
         # The header, then the total row, of predict's CSV.
-        if ! "$polybsp" predict --machine "$machine" --work "${v%/*}" --faults "${v#*/}" --format csv \
+        if ! "$polybsp" predict --machine "${machines[$mi]}" --work "${wc%/*}" --faults "${wc#*/}" --format csv \
             "$work/polybsp-trace.jsonl" >"$work/predict.csv" 2>"$work/predict.err"; then
           echo "model_errors: $name at P = $P: $(cat "$work/predict.err")" >&2
           status=1
@@ -116,7 +130,10 @@ for P in $procs; do
     name=${entry%%|*}
     for v in $variants; do
     # Median of each column over the repeats; then BSP's ERROR and the best one.
-    awk -F, -v name="$name" -v P="$P" -v charge="$v" '
+    mi=${v%%/*}
+    label=$P
+    [ $several = 1 ] && label="$P | $(basename "${machines[$mi]}")"
+    awk -F, -v name="$name" -v P="$label" -v charge="${v#*/}" '
       function median(col,   n, i, v, s, t) {
         n = 0
         for (i = 2; i <= NR; i++) if (cell[i, col] != "" && cell[i, col] != "n/a") v[++n] = cell[i, col] + 0
@@ -136,7 +153,7 @@ for P in $procs; do
         printf "| %s | %s | %s | %.4g | %s | %s | %s |\n", name, P, charge, real,
                bsp == "n/a" ? "n/a" : sprintf("%.1f", bsp), best == "" ? "-" : best,
                besterr == "n/a" ? "n/a" : sprintf("%.1f", besterr)
-      }' "$work/totals.$P.$idx.${v/\//.}.csv"
+      }' "$work/totals.$P.$idx.${v//\//.}.csv"
     done
   done
   unset failed

@@ -75,9 +75,20 @@ int probe_fit_relative(const double *x, const double *y, size_t n, double *a, do
     return rc;
 }
 
-static double mean_at(const probe_data *d, size_t p, size_t cell)
+/* Which statistic of a cell's samples. The paper's tables (Π.1, Π.2, 11 and
+ * table 12's least squares) average them, as paper 000 does. The fits the machine
+ * file keeps (table 12's relative fit, hence g and L, the choice of @, by_procs
+ * and BSP*'s plane) take medians, as the D-BSP levels and CCM already do: on a
+ * shared machine a mean follows its outliers (a preempted batch, the VM's slow
+ * spells), and on the development VM means made the choice of @ flip between
+ * probes taken minutes apart, moving g by up to 70 %; medians chose the same @
+ * every time (docs/models.md, "The probe's measures"). */
+typedef enum { BY_MEAN, BY_MEDIAN } probe_by;
+
+static double value_at(const probe_data *d, size_t p, size_t cell, probe_by by)
 {
-    return d->stat[p * d->ncells + cell].mean;
+    const probe_stat *st = &d->stat[p * d->ncells + cell];
+    return by == BY_MEAN ? st->mean : st->median;
 }
 
 static int most_procs(const probe_data *d) { return d->procs[d->nprocs - 1]; }
@@ -103,78 +114,79 @@ static int h_of(const probe_data *d, cost_pattern pattern, size_t size, int op, 
     return 0;
 }
 
-/* T_average of one pattern at one size in a group: the mean over the group's P of
- * H_Π; NaN when there is none. */
+/* One pattern at one size in a group, averaged over the group's P of H_Π (the
+ * paper's T_average when by is BY_MEAN); NaN when there is none. */
 static double t_average(const probe_data *d, const probe_group *g, probe_prim prim,
-                        cost_pattern pattern, size_t size)
+                        cost_pattern pattern, size_t size, probe_by by)
 {
     double sum = 0;
     size_t n = 0;
     for (size_t p = 0; p < d->nprocs; p++)
         if (in_group(d, g, p) && in_H(d, pattern, p)) {
-            sum += mean_at(d, p, probe_cell_index(prim, pattern, size, d->nsizes));
+            sum += value_at(d, p, probe_cell_index(prim, pattern, size, d->nsizes), by);
             n++;
         }
     return n ? sum / (double)n : NAN;
 }
 
-/* The empty superstep's average over the group's P. */
-static double empty_average(const probe_data *d, const probe_group *g)
+/* The empty superstep's median, averaged over the group's P. */
+static double empty_median(const probe_data *d, const probe_group *g)
 {
     double sum = 0;
     size_t n = 0;
     for (size_t p = 0; p < d->nprocs; p++)
         if (in_group(d, g, p)) {
-            sum += mean_at(d, p, probe_empty_cell(d->nsizes));
+            sum += value_at(d, p, probe_empty_cell(d->nsizes), BY_MEDIAN);
             n++;
         }
     return sum / (double)n;
 }
 
-/* The paper's least squares through the n points (x, y), then the relative fit
- * through them and the empty superstep (h = 0, time empty); x and y have room for
- * that one more point. A relative fit that cannot be made (no time > 0) falls
- * back to the paper's line. */
-static int both_fits(double *x, double *y, size_t n, double empty, double *L, double *g,
-                     double *rel_L, double *rel_g)
+/* The paper's least squares through the n points (x, mean), then the relative
+ * fit through (x, median) and the empty superstep (h = 0, time empty); x and
+ * median have room for that one more point. A relative fit that cannot be made
+ * (no time > 0) falls back to the paper's line. Returns the relative fit's
+ * residual, mean |median − fit| / median in percent, or a negative value when no
+ * line could be fitted. */
+static double both_fits(double *x, const double *mean, double *median, size_t n, double empty,
+                        double *L, double *g, double *rel_L, double *rel_g)
 {
-    if (cost_fit_line(x, y, n, L, g) != 0)
+    if (cost_fit_line(x, mean, n, L, g) != 0)
         return -1;
     x[n] = 0;
-    y[n] = empty;
-    if (probe_fit_relative(x, y, n + 1, rel_L, rel_g) != 0) {
+    median[n] = empty;
+    if (probe_fit_relative(x, median, n + 1, rel_L, rel_g) != 0) {
         *rel_L = *L;
         *rel_g = *g;
     }
-    return 0;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += fabs(median[i] - (*rel_L + *rel_g * x[i])) / median[i];
+    return n ? 100.0 * sum / (double)n : 0;
 }
 
 /* Table 12 for one primitive and operator in one group: the line through every
  * pattern's (h, T_average(h)); with @ = sum the patterns share each h, and this is
  * the least squares fit of the paper's T_average(h). Then the relative fit through
- * the same points and the empty superstep. */
+ * the patterns' medians and the empty superstep's, whose residual chooses @. */
 static int overall_fit(const probe_data *d, probe_group *g, probe_prim prim, int op,
                        probe_overall *o, double *residual)
 {
-    double x[MAX_POINTS], y[MAX_POINTS];
+    double x[MAX_POINTS], mean[MAX_POINTS], median[MAX_POINTS];
     size_t n = 0;
     for (int pat = 0; pat < COST_NPATTERNS; pat++)
         for (size_t k = 0; k < d->nsizes; k++) {
-            y[n] = t_average(d, g, prim, (cost_pattern)pat, k);
-            if (isnan(y[n]))
+            mean[n] = t_average(d, g, prim, (cost_pattern)pat, k, BY_MEAN);
+            median[n] = t_average(d, g, prim, (cost_pattern)pat, k, BY_MEDIAN);
+            if (isnan(mean[n]))
                 continue;
             if (h_of(d, (cost_pattern)pat, k, op, &x[n]) != 0)
                 return -1;
             n++;
         }
-    o->empty = empty_average(d, g);
-    if (both_fits(x, y, n, o->empty, &o->L, &o->g, &o->rel_L, &o->rel_g) != 0)
-        return -1;
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += fabs(y[i] - (o->L + o->g * x[i])) / y[i];
-    *residual = 100.0 * sum / (double)n;
-    return 0;
+    o->empty = empty_median(d, g);
+    *residual = both_fits(x, mean, median, n, o->empty, &o->L, &o->g, &o->rel_L, &o->rel_g);
+    return *residual < 0 ? -1 : 0;
 }
 
 /* Table 11's AvErr and MaxErr of one row, each pattern against its own model value:
@@ -207,7 +219,7 @@ static int table11(const probe_data *d, const probe_group *g, probe_prim prim, i
         double t[COST_NPATTERNS], model[COST_NPATTERNS], h;
         size_t n = 0;
         for (int pat = 0; pat < COST_NPATTERNS; pat++) {
-            t[n] = t_average(d, g, prim, (cost_pattern)pat, k);
+            t[n] = t_average(d, g, prim, (cost_pattern)pat, k, BY_MEAN);
             if (isnan(t[n]))
                 continue;
             if (h_of(d, (cost_pattern)pat, k, op, &h) != 0)
@@ -241,7 +253,7 @@ static int pattern_fit(const probe_data *d, probe_group *g, probe_prim prim, cos
         for (size_t p = 0; p < d->nprocs; p++)
             if (in_group(d, g, p) && in_H(d, pat, p)) {
                 x[n] = f->h[k];
-                y[n++] = mean_at(d, p, probe_cell_index(prim, pat, k, d->nsizes));
+                y[n++] = value_at(d, p, probe_cell_index(prim, pat, k, d->nsizes), BY_MEAN);
             }
     }
     if (cost_fit_line(x, y, n, &f->L, &f->g) != 0)
@@ -254,7 +266,7 @@ static int pattern_fit(const probe_data *d, probe_group *g, probe_prim prim, cos
         size_t m = 0, cell = probe_cell_index(prim, pat, k, d->nsizes);
         for (size_t p = 0; p < d->nprocs; p++)
             if (in_group(d, g, p) && in_H(d, pat, p))
-                t[m++] = mean_at(d, p, cell);
+                t[m++] = value_at(d, p, cell, BY_MEAN);
         const probe_stat *at_top = &d->stat[top * d->ncells + cell];
         f->time[k] = at_top->mean;
         f->maxerr[k] = cost_maxerr(t, m, f->L + f->g * f->h[k]);
@@ -268,21 +280,23 @@ static int pattern_fit(const probe_data *d, probe_group *g, probe_prim prim, cos
  * superstep. */
 static int procs_fit(const probe_data *d, size_t p, int op, probe_pfit *f)
 {
-    double x[MAX_POINTS], y[MAX_POINTS];
+    double x[MAX_POINTS], mean[MAX_POINTS], median[MAX_POINTS];
     size_t n = 0;
     for (int pat = 0; pat < COST_NPATTERNS; pat++)
         for (size_t k = 0; k < d->nsizes && in_H(d, (cost_pattern)pat, p); k++) {
             if (h_of(d, (cost_pattern)pat, k, op, &x[n]) != 0)
                 return -1;
-            y[n++] = mean_at(d, p, probe_cell_index(PROBE_PUT, (cost_pattern)pat, k, d->nsizes));
+            size_t cell = probe_cell_index(PROBE_PUT, (cost_pattern)pat, k, d->nsizes);
+            mean[n] = value_at(d, p, cell, BY_MEAN);
+            median[n++] = value_at(d, p, cell, BY_MEDIAN);
         }
     f->P = d->procs[p];
     f->over = d->procs[p] > d->cores;
-    f->empty = mean_at(d, p, probe_empty_cell(d->nsizes));
-    return both_fits(x, y, n, f->empty, &f->L, &f->g, &f->rel_L, &f->rel_g);
+    f->empty = value_at(d, p, probe_empty_cell(d->nsizes), BY_MEDIAN);
+    return both_fits(x, mean, median, n, f->empty, &f->L, &f->g, &f->rel_L, &f->rel_g) < 0 ? -1 : 0;
 }
 
-/* BSP*: the plane through (s, n, T) of the BSP* cells at the first group's P. */
+/* BSP*: the plane through (s, n, median T) of the BSP* cells at the first group's P. */
 static int bspstar(const probe_data *d, int op, probe_summary *s)
 {
     const probe_group *g = &s->group[s->first];
@@ -301,7 +315,7 @@ static int bspstar(const probe_data *d, int op, probe_summary *s)
                 probe_relation(cell->pattern, d->procs[p], cell->h, cell->split, op, &bytes, &msgs);
             x1[n] = (double)bytes;
             x2[n] = (double)msgs;
-            y[n++] = mean_at(d, p, c);
+            y[n++] = value_at(d, p, c, BY_MEDIAN);
         }
     double L, gstar, gB;
     s->bspstar_cells = d->ncells - first;

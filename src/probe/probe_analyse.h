@@ -13,16 +13,20 @@
  *     (table Π.1); the paper's L and g (table 12) are the least squares line through
  *     T_average, each pattern's mean over its P; AvErr and MaxErr per size compare the
  *     patterns with it (table 11);
- *   - beside the paper's line, the relative fit: the line through the same points and
- *     the empty superstep's average (h = 0) that minimises the sum of squared relative
- *     errors (probe_fit_relative), so that L is right for small supersteps too. The
- *     machine file's bsp g and L are this fit of the first group (the cores' when any
- *     P fits them), and by_procs holds it for each P alone (what predict uses);
- *   - h is counted with @ = sum and with @ = max; the operator whose bsp_put line has
- *     the lower mean relative residual in the first group is kept (ties keep sum);
- *   - BSP*: T = L + g*·s + g*·B·n over the BSP* cells at the first group's P, s bytes
- *     and n messages (in @ out), least squares plane; B = (g*·B) / g*.
- * Every fit is through averages, as the paper's; medians are printed beside them.
+ *   - beside the paper's line, the relative fit: the line through the same cells'
+ *     medians and the empty superstep's (h = 0) that minimises the sum of squared
+ *     relative errors (probe_fit_relative), so that L is right for small supersteps
+ *     too. The machine file's bsp g and L are this fit of the first group (the cores'
+ *     when any P fits them), and by_procs holds it for each P alone (what predict
+ *     uses);
+ *   - h is counted with @ = sum and with @ = max; the operator whose bsp_put relative
+ *     fit has the lower mean relative residual in the first group is kept (ties keep
+ *     sum);
+ *   - BSP*: T = L + g*·s + g*·B·n over the medians of the BSP* cells at the first
+ *     group's P, s bytes and n messages (in @ out), least squares plane;
+ *     B = (g*·B) / g*.
+ * The paper's tables and lines are through averages, as the paper's, with medians
+ * printed beside them; what the machine file keeps is fitted through medians.
  * probe_analyse fills everything of the machine that comes from the samples (not
  * host, date, cores, procs nor rate) and returns 0, or -1 with the reason in err.
  */
@@ -68,9 +72,10 @@ typedef struct probe_data {
 /* One primitive's tables 11 and 12 in one group. */
 typedef struct probe_overall {
     double g, L;         /* the paper's least squares, under the operator kept */
-    double rel_g, rel_L; /* the relative fit with the empty superstep */
-    double empty;        /* the empty superstep's average over the group's P */
-    double residual[2]; /* mean |T_average − fit| / T_average, percent: [0] @ = max, [1] @ = sum */
+    double rel_g, rel_L; /* the relative fit through medians with the empty superstep */
+    double empty;        /* the empty superstep's median, averaged over the group's P */
+    double residual[2];  /* of the relative fit: mean |median − fit| / median, percent,
+                            [0] @ = max, [1] @ = sum */
     double averr[COST_MAX_SIZES], maxerr[COST_MAX_SIZES];
 } probe_overall;
 
@@ -86,7 +91,8 @@ typedef struct probe_group {
     double spread[PROBE_NPRIMS][COST_NPATTERNS][COST_MAX_SIZES]; /* at top */
 } probe_group;
 
-/* One P alone: the paper's line and the relative one through its patterns. */
+/* One P alone: the paper's line through its patterns' averages and the relative one
+ * through their medians. */
 typedef struct probe_pfit {
     int P, over;
     double g, L, rel_g, rel_L, empty;

@@ -162,7 +162,9 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s,
             s->m.h_sum ? "sum" : "max");
     add_group(&r, g, d->cores, "P in ");
     end_row(f, &r);
-    fprintf(f, "  then the relative fit through the same points and the empty superstep\n\n");
+    fprintf(f,
+            "  then the relative fit through the same cells' medians and the empty superstep's,\n"
+            "  whose residual chooses @\n\n");
     add(&r, "%-32s", "");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         add(&r, "  %-14s", prim_name[prim]);
@@ -170,10 +172,10 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s,
     overall_row(f, &r, "L", g, offsetof(probe_overall, L), 0);
     overall_row(f, &r, "g", g, offsetof(probe_overall, g), 0);
     if (g == &s->group[s->first]) {
-        overall_row(f, &r, "residual, @ = max, %", g, offsetof(probe_overall, residual[0]), 1);
-        overall_row(f, &r, "residual, @ = sum, %", g, offsetof(probe_overall, residual[1]), 1);
+        overall_row(f, &r, "rel. residual, @ = max, %", g, offsetof(probe_overall, residual[0]), 1);
+        overall_row(f, &r, "rel. residual, @ = sum, %", g, offsetof(probe_overall, residual[1]), 1);
     }
-    overall_row(f, &r, "empty superstep", g, offsetof(probe_overall, empty), 0);
+    overall_row(f, &r, "empty superstep, median", g, offsetof(probe_overall, empty), 0);
     overall_row(f, &r, "L, relative fit", g, offsetof(probe_overall, rel_L), 0);
     overall_row(f, &r, "g, relative fit", g, offsetof(probe_overall, rel_g), 0);
     fprintf(f, "\n");
@@ -215,10 +217,11 @@ void probe_print(FILE *f, const probe_data *d, const probe_summary *s)
 void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
 {
     const cost_machine *m = &s->m;
-    fprintf(f,
-            "h operator  @ = %s (the lower bsp_put residual of table 12); the machine file\n"
-            "            keeps bsp_put's g and L, and both primitives' patterns\n",
-            m->h_sum ? "sum" : "max");
+    fprintf(
+        f,
+        "h operator  @ = %s (the lower bsp_put relative residual of table 12); the machine file\n"
+        "            keeps bsp_put's g and L, and both primitives' patterns\n",
+        m->h_sum ? "sum" : "max");
     int most = 1;
     for (size_t c = d->ncells - s->bspstar_cells; c < d->ncells; c++)
         most = d->cells[c].split > most ? d->cells[c].split : most;
