@@ -100,18 +100,12 @@ static void synthesise(int sum, double p4_factor)
         }
 }
 
-/* The averages of every third cell become two or three times their medians. */
-static double outlier_factor(size_t c) { return c % 3 == 0 ? 1.0 + (double)(c % 2 + 1) : 1.0; }
-
-static void run_outliers(int sum)
+/* probe_analyse of the synthetic cells and stat. */
+static probe_summary *analyse(int cores)
 {
-    synthesise(sum, 1.0);
-    for (size_t p = 0; p < NPROCS; p++)
-        for (size_t c = 0; c < NCELLS; c++)
-            stat[p * NCELLS + c].mean *= outlier_factor(c);
     probe_data d = {.nprocs = NPROCS,
                     .procs = procs,
-                    .cores = 8,
+                    .cores = cores,
                     .nsizes = NSIZES,
                     .sizes = sizes,
                     .ncells = NCELLS,
@@ -122,6 +116,19 @@ static void run_outliers(int sum)
     CHECK(s != NULL && probe_analyse(&d, s, err, sizeof err) == 0);
     if (s == NULL)
         exit(1);
+    return s;
+}
+
+/* The averages of every third cell become two or three times their medians. */
+static double outlier_factor(size_t c) { return c % 3 == 0 ? 1.0 + (double)(c % 2 + 1) : 1.0; }
+
+static void run_outliers(int sum)
+{
+    synthesise(sum, 1.0);
+    for (size_t p = 0; p < NPROCS; p++)
+        for (size_t c = 0; c < NCELLS; c++)
+            stat[p * NCELLS + c].mean *= outlier_factor(c);
+    probe_summary *s = analyse(8);
     CHECK(s->m.h_sum == sum);
     CHECK_NEAR(s->m.L, L, 1e-6);
     CHECK_NEAR(s->m.g, G, 1e-6);
@@ -146,19 +153,7 @@ static void run_outliers(int sum)
 static void run(int sum, double p4_factor, int cores)
 {
     synthesise(sum, p4_factor);
-    probe_data d = {.nprocs = NPROCS,
-                    .procs = procs,
-                    .cores = cores,
-                    .nsizes = NSIZES,
-                    .sizes = sizes,
-                    .ncells = NCELLS,
-                    .cells = cells,
-                    .stat = stat};
-    probe_summary *s = calloc(1, sizeof *s);
-    char err[256];
-    CHECK(s != NULL && probe_analyse(&d, s, err, sizeof err) == 0);
-    if (s == NULL)
-        exit(1);
+    probe_summary *s = analyse(cores);
     int split = cores < 4;
     CHECK(s->group[0].present && s->group[1].present == split && s->first == 0);
     const probe_group *g = &s->group[0];
