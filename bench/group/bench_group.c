@@ -2,6 +2,7 @@
  * of the whole machine (P processes), measured in the same run.
  *
  * Usage: bench_group P        (P >= 2 and even; threads engine)
+ *        mpirun -np P bench_group_mpi P   (the MPI engine)
  *
  * Each repetition times a batch of whole-machine supersteps, then splits the
  * machine in halves (bsp_partition(2, NULL)), times the same kind of superstep in
@@ -10,12 +11,17 @@
  *   empty     bsp_sync with nothing to send;
  *   exchange  each process bsp_puts 64 bytes to its right neighbour in its group,
  *             then bsp_sync.
+ * And the division superstep itself: bsp_partition(2, NULL) then bsp_rejoin() with
+ * nothing between, timed on the whole machine against its empty superstep.
  * The figures are process 0's (in part 0), medians over BENCH_REPS batches, and
  * minima (the cost without interference on a shared machine):
  *   result group_whole_<kind>_p<P>_ns <ns per superstep, P processes> ns
  *   result group_part_<kind>_p<P>_ns  <ns per superstep, P/2 processes> ns
  *   result group_{whole,part}_<kind>_p<P>_min_ns  the minima
  *   result group_ratio_<kind>_p<P>    <part / whole, medians> x
+ *   result group_division_p<P>_ns     <ns per partition + rejoin, P processes> ns
+ *   result group_division_p<P>_min_ns the minimum
+ *   result group_division_ratio_p<P>  <division / whole empty superstep, medians> x
  */
 #include "bench_bsp.h"
 #include "bench_util.h"
@@ -53,6 +59,13 @@ static void exchange_superstep(void *arg)
 
 static const bench_fn kind_fn[NKINDS] = {empty_superstep, exchange_superstep};
 
+static void division(void *unused)
+{
+    (void)unused;
+    bsp_partition(2, NULL);
+    bsp_rejoin();
+}
+
 /* "result group_<what>_<kind>_p<P><suffix> <value> <unit>" */
 static void result(const char *kind, const char *what, int P, const char *suffix, double value,
                    const char *unit)
@@ -74,15 +87,21 @@ static void spmd(void)
         for (int k = 0; k < NKINDS; k++)
             if (!(t[w][k] = calloc((size_t)reps, sizeof(double))))
                 bsp_abort("bench_group: out of memory");
+    double *t_div = calloc((size_t)reps, sizeof(double));
+    if (!t_div)
+        bsp_abort("bench_group: out of memory");
 
     bsp_push_reg(x.dst, EXCHANGE_BYTES);
     bsp_sync();
     for (int k = 0; k < NKINDS; k++)
         n[0][k] = bench_bsp_calibrate(kind_fn[k], &x, TARGET_SECONDS);
+    long n_div = bench_bsp_calibrate(division, NULL, TARGET_SECONDS);
     for (int r = -1; r < reps; r++) {
-        if (r >= 0)
+        if (r >= 0) {
             for (int k = 0; k < NKINDS; k++)
                 t[0][k][r] = bench_bsp_batch(kind_fn[k], &x, n[0][k]);
+            t_div[r] = bench_bsp_batch(division, NULL, n_div);
+        }
         bsp_partition(2, NULL);
         bsp_push_reg(x.dst, EXCHANGE_BYTES); /* the part's own registration */
         bsp_sync();
@@ -114,12 +133,26 @@ static void spmd(void)
             result(kind_name[k], "part", P, "_min_ns", part_min, "ns");
             result(kind_name[k], "ratio", P, "", part / whole, "x");
         }
+        /* t[0][EMPTY] is sorted by now: its median is still its median. */
+        double empty = 1e9 * bench_median(t[0][EMPTY], (size_t)reps);
+        double div = 1e9 * bench_median(t_div, (size_t)reps), div_min = 1e9 * t_div[0];
+        printf("# division superstep (partition + rejoin, P=%d): %.0f ns, %.1f empty supersteps "
+               "(minimum %.0f ns)\n",
+               P, div, div / empty, div_min);
+        char key[80];
+        snprintf(key, sizeof key, "group_division_p%d_ns", P);
+        bench_result(key, div, "ns");
+        snprintf(key, sizeof key, "group_division_p%d_min_ns", P);
+        bench_result(key, div_min, "ns");
+        snprintf(key, sizeof key, "group_division_ratio_p%d", P);
+        bench_result(key, div / empty, "x");
     }
     bsp_pop_reg(x.dst);
     bsp_sync();
     for (int w = 0; w < 2; w++)
         for (int k = 0; k < NKINDS; k++)
             free(t[w][k]);
+    free(t_div);
     bsp_end();
 }
 

@@ -18,7 +18,8 @@
  *  - eng_oblsync: bsp_oblsync;
  *  - groups: eng_partition builds (collectively) the group of the caller's part,
  *    eng_ctx_attach makes a context reachable to its group, eng_rejoin waits for
- *    all parts and releases the part's group.
+ *    all parts and releases the part's group (the MPI engine keeps it, with its
+ *    communicator, for the next partition into the same parts).
  */
 #ifndef POLYBSP_ENGINE_H
 #define POLYBSP_ENGINE_H

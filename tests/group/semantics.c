@@ -8,7 +8,9 @@
  * that part even though the parts register differently; parts run different
  * numbers of supersteps; puts and messages issued before bsp_partition are
  * there inside the part; bsp_rejoin restores the parent's pids, registrations
- * and superstep count, and the puts of the part's last superstep land.
+ * and superstep count, and the puts of the part's last superstep land; the same
+ * partition repeated, alternated with another and nested inside itself (the MPI
+ * engine reuses the last partition's communicators) gives the same parts.
  */
 #include "group_test.h"
 
@@ -304,6 +306,32 @@ static void rejoin_restores(void)
     bsp_sync();
 }
 
+/* Halves three times in a row, then a weighted split, then halves again, each
+ * with halves of the halves inside twice: every time the parts are the ones
+ * asked for and communicate only inside. */
+static void repeated(void)
+{
+    const double lopsided[2] = {1, 3};
+    for (int round = 0; round < 5; round++) {
+        const double *w = round == 3 ? lopsided : NULL;
+        int part = bsp_partition(gP >= 2 ? 2 : 1, w);
+        int n = bsp_nprocs(), first = gpid - bsp_pid();
+        if (!w)
+            CHECK_EQ(first, equal_first(gP, gP >= 2 ? 2 : 1, part));
+        expect_place(first, n, part, 1);
+        ring_in_group(first);
+        for (int inner = 0; inner < 2; inner++) {
+            int sub = bsp_partition(n >= 2 ? 2 : 1, NULL), m = bsp_nprocs();
+            int sub_first = first + equal_first(n, n >= 2 ? 2 : 1, sub);
+            expect_place(sub_first, m, sub, 2);
+            ring_in_group(sub_first);
+            bsp_rejoin();
+        }
+        bsp_rejoin();
+        expect_place(0, gP, -1, 0);
+    }
+}
+
 int main(void)
 {
     bsp_begin(bsp_nprocs());
@@ -318,6 +346,7 @@ int main(void)
     isolation();
     before_partition();
     rejoin_restores();
+    repeated();
     expect_place(0, gP, -1, 0);
     bsp_end();
     return 0;

@@ -16,6 +16,13 @@
 typedef struct eng_group {
     MPI_Comm comm;
     int *run_pids; /* [nprocs]: each member's pid in the whole run */
+    /* This member's part of the group's last partition, kept after its rejoin so
+     * that the next partition into the same parts reuses its communicator instead
+     * of splitting again: nparts parts starting at split_first[0 .. nparts], this
+     * member in part split_part; NULL when none is kept. */
+    struct core_group *split;
+    int *split_first;
+    int split_nparts, split_part;
 } eng_group;
 
 typedef struct eng_ctx {

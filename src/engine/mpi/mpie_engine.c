@@ -26,6 +26,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -276,8 +277,22 @@ int mpie_count(size_t n, const char *what)
 int eng_group_init(core_group *g)
 {
     g->e.comm = MPI_COMM_NULL;
+    g->e.split = NULL;
+    g->e.split_first = NULL;
     g->e.run_pids = malloc((size_t)g->nprocs * sizeof *g->e.run_pids);
     return g->e.run_pids ? 0 : -1;
+}
+
+/* Forgets the part kept from the group's last partition. */
+static void drop_split(core_group *g)
+{
+    if (g->e.split) {
+        core_group_free(g->e.split);
+        free(g->e.split);
+    }
+    free(g->e.split_first);
+    g->e.split = NULL;
+    g->e.split_first = NULL;
 }
 
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid)
@@ -288,6 +303,7 @@ void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid)
 
 void eng_group_free(core_group *g)
 {
+    drop_split(g);
     if (g->e.comm != MPI_COMM_NULL)
         MPI_Comm_free(&g->e.comm);
     free(g->e.run_pids);
@@ -460,12 +476,36 @@ static void end_section(unsigned how)
 
 void eng_end(void) { end_section(CORE_END_CALLED); }
 
-core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
+/* FNV-1a of the partition's arguments, for the agreement check. */
+static uint64_t partition_hash(int nparts, const int *first)
+{
+    uint64_t h = 1469598103934665603u;
+    const unsigned char *b = (const unsigned char *)first;
+    for (size_t i = 0; i < ((size_t)nparts + 1) * sizeof *first; i++)
+        h = (h ^ b[i]) * 1099511628211u;
+    return (h ^ (uint64_t)nparts) * 1099511628211u;
+}
+
+/* Whether every member called bsp_partition with the same arguments, by one
+ * reduction of the smallest and largest hash of them (a largest of the
+ * complement is the smallest). Two different layouts with the same hash would
+ * pass: one chance in 2^64. */
+static int partitions_agree(const core_ctx *c, int nparts, const int *first)
+{
+    uint64_t h = partition_hash(nparts, first), v[2] = {h, UINT64_MAX - h};
+    MPI_Request req;
+    MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, c->group->e.comm, &req);
+    mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
+    return UINT64_MAX - v[1] == v[0];
+}
+
+/* Which member's arguments differ, reported as before the hash: member 0's
+ * arguments reach everybody, and the lowest member that differs reports. */
+static void report_partition(core_ctx *c, int nparts, const int *first)
 {
     int *ref = malloc(((size_t)nparts + 2) * sizeof *ref);
     if (!ref)
         core_fatal_oom("partition");
-    c->e.at = CORE_AT_PARTITION; /* for mpie_blame's wait */
     ref[0] = nparts;
     memcpy(ref + 1, first, ((size_t)nparts + 1) * sizeof *first);
     int n0 = nparts;
@@ -489,7 +529,21 @@ core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
     free(ref);
     free(theirs);
     mpie_blame(c, !agree, "bsp_partition", detail);
+}
 
+core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
+{
+    c->e.at = CORE_AT_PARTITION; /* for mpie_blame's wait */
+    if (!partitions_agree(c, nparts, first))
+        report_partition(c, nparts, first);
+    /* Every member has agreed to the same partitions of this group so far, so
+     * every one finds the same answer here: no member splits alone. */
+    core_group *kept = c->group->e.split;
+    if (kept && c->group->e.split_nparts == nparts && c->group->e.split_part == part &&
+        !memcmp(c->group->e.split_first, first, ((size_t)nparts + 1) * sizeof *first)) {
+        c->group->e.split = NULL; /* in use until the rejoin gives it back */
+        return kept;
+    }
     core_group *g = malloc(sizeof *g);
     if (!g || core_group_init(g, first[part + 1] - first[part], c->group->depth + 1))
         core_fatal_oom("partition");
@@ -499,9 +553,20 @@ core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
     return g;
 }
 
+/* The part's group is kept for the next identical partition (eng_group.split):
+ * a split costs MPI a communicator and an allgather, about as much as the rest
+ * of a division superstep together. */
 void eng_rejoin(core_ctx *c, core_ctx *sub)
 {
     eng_barrier(c, CORE_AT_REJOIN, 0);
-    core_group_free(sub->group);
-    free(sub->group);
+    core_group *g = c->group;
+    int *first = malloc(((size_t)sub->nparts + 1) * sizeof *first);
+    if (!first)
+        core_fatal_oom("rejoin");
+    memcpy(first, sub->part_first, ((size_t)sub->nparts + 1) * sizeof *first);
+    drop_split(g);
+    g->e.split = sub->group;
+    g->e.split_first = first;
+    g->e.split_nparts = sub->nparts;
+    g->e.split_part = sub->part;
 }
