@@ -14,7 +14,9 @@
  *     process, spread over the other processes as bench_puts.c does; the whole
  *     superstep (issue + sync) divided by PUTS_H;
  *   - anchor_exch_{put,hpput}_<m>_gbs: the Exchange pattern, process s sends m
- *     bytes to s^1 with one bsp_put (bsp_hpput) per superstep; m / superstep time.
+ *     bytes to s^1 with one bsp_put (bsp_hpput) per superstep; m / superstep time;
+ *   - anchor_reg_ns: a registration superstep (bsp_push_reg of one area, then
+ *     bsp_sync; the next pops it), the pair's time divided by 2.
  * Every delivered byte is checked once per figure, so a fast wrong library fails.
  * State lives on each process's stack or heap: on a threads library globals are
  * shared by all processes.
@@ -53,6 +55,15 @@ static void put8_superstep(void *p)
     const struct relation *r = p;
     for (long i = 0; i < PUTS_H; i++)
         bsp_put(r->dest_pid[i], &r->src[i], r->dst, r->dest_offset[i], sizeof(double));
+    bsp_sync();
+}
+
+/* Two registration supersteps: the area is pushed, then popped. */
+static void reg_supersteps(void *area)
+{
+    bsp_push_reg(area, sizeof(double));
+    bsp_sync();
+    bsp_pop_reg(area);
     bsp_sync();
 }
 
@@ -175,6 +186,8 @@ static void spmd(void)
     if (bsp_pid() == 0)
         printf("# anchor: P=%d reps=%d\n", P, reps);
     report("anchor_sync_ns", 1e9 * measure(empty_superstep, NULL, t, reps), "ns");
+    double area; /* each process's own: it is only registered, never written */
+    report("anchor_reg_ns", 1e9 * measure(reg_supersteps, &area, t, reps) / 2, "ns");
     bench_put8(t, reps);
     for (size_t i = 0; i < N_SIZES; i++)
         bench_exchange(exchange_sizes[i], t, reps);

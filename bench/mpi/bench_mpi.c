@@ -1,6 +1,7 @@
 /* bench_mpi — polybsp's MPI engine against raw MPI, measured in the same job.
  *
  * Usage: mpirun -np P bench_mpi sync
+ *        mpirun -np P bench_mpi reg
  *        mpirun -np P bench_mpi exchange [m ...]   (P even)
  *        mpirun -np P bench_mpi alltoall [m ...]
  *        mpirun -np P bench_mpi puts [h]
@@ -8,6 +9,8 @@
  * Sizes default to paper 000's 6720 26880 107520 430080 1720320 bytes, h to 65536.
  *
  *   sync:     an empty superstep (bsp_sync, nothing sent) vs MPI_Barrier; ns.
+ *   reg:      a registration superstep (one bsp_push_reg, or the bsp_pop_reg of
+ *             the last one, then bsp_sync) vs MPI_Barrier; ns.
  *   exchange: processes s and s^1 swap m bytes: one bsp_put (or bsp_hpput) + bsp_sync
  *             vs one MPI_Sendrecv; throughput m / time in GB/s.
  *   alltoall: every process sends m bytes to every other one (paper 000's
@@ -75,6 +78,21 @@ static void sync_mpi(void *a)
 {
     (void)a;
     MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* Pushes the area in one call, pops it in the next: every call is a
+ * registration superstep. */
+static void reg_ours(void *a)
+{
+    (void)a;
+    static double area;
+    static int pushed;
+    if (pushed)
+        bsp_pop_reg(&area);
+    else
+        bsp_push_reg(&area, sizeof area);
+    pushed = !pushed;
+    bsp_sync();
 }
 
 static void exch_put(void *a)
@@ -340,6 +358,10 @@ int main(int argc, char **argv)
         bm_result r;
         bm_compare(sync_ours, sync_mpi, &b, &r);
         bm_report("sync_ns", "empty superstep", "MPI_Barrier", &r, 1e9, "ns", 0);
+    } else if (strcmp(what, "reg") == 0) {
+        bm_result r;
+        bm_compare(reg_ours, sync_mpi, &b, &r);
+        bm_report("reg_ns", "registration superstep", "MPI_Barrier", &r, 1e9, "ns", 0);
     } else if (strcmp(what, "exchange") == 0) {
         run_exchange(&b, sizes, nsizes);
     } else if (strcmp(what, "alltoall") == 0) {
@@ -349,8 +371,8 @@ int main(int argc, char **argv)
     } else if (strcmp(what, "puts") == 0) {
         run_puts(&b, argc > 2 ? sizes[0] : 65536);
     } else {
-        die("usage: mpirun -np P bench_mpi sync | exchange [m ...] | alltoall [m ...] | puts [h] "
-            "| rma [m ...]");
+        die("usage: mpirun -np P bench_mpi sync | reg | exchange [m ...] | alltoall [m ...] | "
+            "puts [h] | rma [m ...]");
     }
     bsp_end();
     return 0;

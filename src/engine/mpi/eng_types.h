@@ -42,6 +42,7 @@ typedef struct eng_ctx {
     eng_coll coll;   /* run by MPI at the next sync when coll.kind != 0 */
     unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
     int colls_agree; /* the last barrier found every member's collective the same */
+    int regs_agree;  /* and every member's registration calls (their hash) */
 } eng_ctx;
 
 #endif

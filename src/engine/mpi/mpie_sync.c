@@ -118,21 +118,45 @@ static void report_steps(const core_ctx *c, unsigned at)
  * of this superstep (kind, root, size), which min and max combine as OR does
  * bits: when the two are equal every member announced the same, and
  * eng_check_colls has nothing to ask MPI (two collectives fewer per collective
- * superstep; the report of a difference still comes from them). A member that
- * has seen no collective (no CORE_HAS_COLL yet) sends `all` alone: every
- * member it heard of has none, which is kind 0, root 0, size 0, so a plain
- * sync's messages stay 4 bytes. */
+ * superstep; the report of a difference still comes from them). The same for a
+ * hash of the superstep's registration calls (regops_hash): when every member's
+ * is the same, eng_check_regops skips the broadcasts that compare the calls. A
+ * member that has seen neither a collective nor a registration (no
+ * CORE_HAS_COLL or CORE_HAS_REG yet) sends `all` alone: every member it heard
+ * of has none, which is kind 0, root 0, size 0 and hash 0, so a plain sync's
+ * messages stay 4 bytes. */
+enum { DESC_KIND, DESC_ROOT, DESC_SIZE, DESC_REGS, NDESC };
 typedef struct barrier_msg {
     unsigned all;
-    long lo[3], hi[3];
+    long lo[NDESC], hi[NDESC];
 } barrier_msg;
+
+/* FNV-1a over the registration calls of the superstep (kind and which push,
+ * in order) and the tag size calls; 0 when there are none, as for a member
+ * that sends no description. Sizes are not in it: they may differ. */
+static long regops_hash(const core_ctx *c)
+{
+    if (!c->nregops && !c->tagsize_calls)
+        return 0;
+    uint64_t h = 1469598103934665603u;
+    const uint64_t prime = 1099511628211u;
+    h = (h ^ c->nregops) * prime;
+    h = (h ^ c->tagsize_calls) * prime;
+    h = (h ^ c->next_tagsize) * prime;
+    for (size_t i = 0; i < c->nregops; i++) {
+        h = (h ^ (uint64_t)c->regops[i].kind) * prime;
+        h = (h ^ c->regops[i].push) * prime;
+    }
+    long v = (long)(h >> 1);
+    return v ? v : 1;
+}
 
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     const core_coll_desc *d = &c->coll[c->step & 1];
     int normal = !(bits & CORE_HAS_COLL); /* then root and size are left from before */
-    const long desc[3] = {normal ? 0 : (long)d->kind, normal ? 0 : d->root,
-                          normal ? 0 : (long)d->nbytes};
+    const long desc[NDESC] = {normal ? 0 : (long)d->kind, normal ? 0 : d->root,
+                              normal ? 0 : (long)d->nbytes, regops_hash(c)};
     barrier_msg mine = {.all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN)};
     memcpy(mine.lo, desc, sizeof desc);
     memcpy(mine.hi, desc, sizeof desc);
@@ -144,23 +168,26 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         MPI_Request reqs[2];
         MPI_Irecv(&theirs, (int)sizeof theirs, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
                   MPIE_TAG_BARRIER, c->group->e.comm, &reqs[0]);
-        MPI_Isend(&sent, sent.all & CORE_HAS_COLL ? (int)sizeof sent : (int)sizeof sent.all,
+        MPI_Isend(&sent,
+                  sent.all & (CORE_HAS_COLL | CORE_HAS_REG) ? (int)sizeof sent
+                                                            : (int)sizeof sent.all,
                   MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER, c->group->e.comm,
                   &reqs[1]);
         mpie_wait(2, reqs, 0);
-        if (!(theirs.all & CORE_HAS_COLL)) { /* `all` alone: none seen there */
+        if (!(theirs.all & (CORE_HAS_COLL | CORE_HAS_REG))) { /* `all` alone: none seen there */
             memset(theirs.lo, 0, sizeof theirs.lo);
             memset(theirs.hi, 0, sizeof theirs.hi);
         }
         mine.all |= theirs.all;
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < NDESC; i++) {
             mine.lo[i] = theirs.lo[i] < mine.lo[i] ? theirs.lo[i] : mine.lo[i];
             mine.hi[i] = theirs.hi[i] > mine.hi[i] ? theirs.hi[i] : mine.hi[i];
         }
     }
     core_watch_leave();
     unsigned all = mine.all;
-    c->e.colls_agree = memcmp(mine.lo, mine.hi, sizeof mine.lo) == 0;
+    c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
+    c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c, all, at);
     if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
@@ -168,10 +195,11 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     return all;
 }
 
-void eng_check_regops(core_ctx *c)
+/* Which member's registration calls differ from member 0's, and how: member 0's
+ * tag size calls and size, and sequence of registration calls (kind, push
+ * undone) reach everybody, and the lowest member that differs reports. */
+static void report_regops(core_ctx *c)
 {
-    /* Member 0's tag size calls and size, and sequence of registration calls
-     * (kind, push undone) reach everybody. */
     uint64_t head[3] = {c->nregops, c->next_tagsize, c->tagsize_calls};
     MPI_Request req;
     MPI_Ibcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm, &req);
@@ -195,7 +223,23 @@ void eng_check_regops(core_ctx *c)
         core_regops_differ(ref, n, (size_t)head[2], (size_t)head[1], c->regops, c->nregops,
                            c->tagsize_calls, c->next_tagsize, &call, detail, sizeof detail);
     free(ref);
+    free(wire);
     mpie_blame(c, guilty, call, detail);
+}
+
+void eng_check_regops(core_ctx *c)
+{
+    /* The barrier compared the calls' hashes: only when they differ is there
+     * anything to find (one chance in 2^63 that different calls share one). */
+    if (!c->e.regs_agree)
+        report_regops(c);
+    size_t n = c->nregops; /* the same on every member by now */
+    if (n == 0)
+        return;
+    uint64_t *wire = calloc(2 * n + 2, sizeof *wire);
+    if (!wire)
+        core_fatal_oom("registration check");
+    MPI_Request req;
     /* The calls match: every member learns the largest and smallest size of each
      * push (the smallest as its complement, so that one MAX reduction serves). */
     for (size_t i = 0; i < n; i++) {

@@ -24,6 +24,7 @@
 #include "engine/threads/thr_barrier.h"
 #include "engine/threads/thr_obl.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,8 +167,13 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
 {
     if (!g->size)
         return;
-    uintptr_t from =
-        (uintptr_t)c->group->e.members[g->pid]->reg.slots[g->slot].addr + (uintptr_t)g->offset;
+    /* The owner's table is the one of this superstep once the owner has finished
+     * the last one (eng_superstep_done): after a registration superstep it may
+     * still be applying its pushes and pops. */
+    const core_ctx *owner = c->group->e.members[g->pid];
+    while (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step)
+        sched_yield();
+    uintptr_t from = (uintptr_t)owner->reg.slots[g->slot].addr + (uintptr_t)g->offset;
     uintptr_t to = (uintptr_t)g->dst;
     span_widen(&c->e.get_reads, from, from + (uintptr_t)g->size);
     span_widen(&c->e.get_writes, to, to + (uintptr_t)g->size);
@@ -269,11 +275,12 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         eng_barrier(c, at, 0);
 }
 
+/* Gets of the next superstep read the members' tables as they are issued; they
+ * wait for done_step instead of every registration superstep ending in one more
+ * barrier. */
 void eng_superstep_done(core_ctx *c, unsigned all)
 {
-    /* Gets of the next superstep read the members' tables as they are issued. */
-    if (all & CORE_HAS_REG)
-        eng_barrier(c, all & CORE_AT_ANY, 0);
+    (void)all;
     atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
 }
 
