@@ -30,13 +30,15 @@
  *       into the queue); an hpput's source is read only now, so no source
  *       leaves the sync before it has been read (threads: a closing barrier;
  *       MPI: its sends complete).
- *    5. Registration changes take effect (threads: a get of s+1 reads a member's
- *       table only once that member has finished s, eng_get_queued); superstep
- *       s+1 begins and empties the out buffers of its parity, written in s-1. A source may thus run
- * into s+1 while slower destinations still read its parity-s buffers: those are written again only
- * in s+2, after every member passed the barrier of s+1. bsp_oblsync (core_oblsync) has no barrier:
- * only messages travel, and a process ends its superstep once the number of them it was told to
- * expect has arrived (thr_obl.c, mpie_obl.c).
+ *    5. Registration changes take effect (threads: a get of s+1 reads a
+ *       member's table only once that member has finished s, eng_get_queued);
+ *       superstep s+1 begins and empties the out buffers of its parity,
+ *       written in s-1. A source may thus run into s+1 while slower
+ *       destinations still read its parity-s buffers: those are written again
+ *       only in s+2, after every member passed the barrier of s+1.
+ *    bsp_oblsync (core_oblsync) has no barrier: only messages travel, and a
+ *    process ends its superstep once the number of them it was told to expect
+ *    has arrived (thr_obl.c, mpie_obl.c).
  *  - Collectives (src/coll) put into the buffer each process exposes with
  *    core_coll_expose, which needs no registration: the destination resolves it
  *    when it pulls.
