@@ -43,6 +43,7 @@ typedef struct eng_ctx {
     unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
     int colls_agree; /* the last barrier found every member's collective the same */
     int regs_agree;  /* and every member's registration calls (their hash) */
+    uint64_t heads;  /* who sends a head to whom, from the last barrier (mpie_sync.c) */
 } eng_ctx;
 
 #endif

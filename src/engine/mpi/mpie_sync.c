@@ -22,6 +22,8 @@
 #include "core/core_watch.h"
 
 #include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -126,10 +128,41 @@ static void report_steps(const core_ctx *c, unsigned at)
  * of has none, which is kind 0, root 0, size 0 and hash 0, so a plain sync's
  * messages stay 4 bytes. */
 enum { DESC_KIND, DESC_ROOT, DESC_SIZE, DESC_REGS, NDESC };
+/* Up to this many members, a communicating superstep's barrier also carries who
+ * sends a head to whom: member i's row is bits 8i .. 8i+7 of `heads`, ORed
+ * together like the bits, so that the exchange sends heads only where there is
+ * something to say and every member knows how many to expect, with no
+ * collective of its own (exchange_data). */
+#define MPIE_HEADS_MAX_P 8
 typedef struct barrier_msg {
     unsigned all;
+    uint64_t heads; /* sent (with `all`) only when the superstep communicates */
     long lo[NDESC], hi[NDESC];
 } barrier_msg;
+
+/* This member's row of the heads matrix: the members its records or get
+ * requests go to. */
+static uint64_t heads_row(const core_ctx *c, unsigned parity)
+{
+    uint64_t row = 0;
+    for (int d = 0; d < c->nprocs; d++)
+        if (d != c->pid && c->out[parity][d].len > 0)
+            row |= (uint64_t)1 << d;
+    for (size_t i = 0; i < c->ngets; i++)
+        if ((int)c->gets[i].pid != c->pid)
+            row |= (uint64_t)1 << c->gets[i].pid;
+    return row << (MPIE_HEADS_MAX_P * c->pid);
+}
+
+/* How many bytes of a barrier message say everything its `all` announces. */
+static int barrier_msg_size(unsigned all, int P)
+{
+    if (all & (CORE_HAS_COLL | CORE_HAS_REG))
+        return (int)sizeof(barrier_msg);
+    if (all & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P)
+        return (int)offsetof(barrier_msg, lo);
+    return (int)sizeof(unsigned);
+}
 
 /* FNV-1a over the registration calls of the superstep (kind and which push,
  * in order) and the tag size calls; 0 when there are none, as for a member
@@ -161,6 +194,8 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     memcpy(mine.lo, desc, sizeof desc);
     memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P)
+        mine.heads = heads_row(c, c->step & 1);
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
@@ -168,17 +203,20 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         MPI_Request reqs[2];
         MPI_Irecv(&theirs, (int)sizeof theirs, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
                   MPIE_TAG_BARRIER, c->group->e.comm, &reqs[0]);
-        MPI_Isend(&sent,
-                  sent.all & (CORE_HAS_COLL | CORE_HAS_REG) ? (int)sizeof sent
-                                                            : (int)sizeof sent.all,
-                  MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER, c->group->e.comm,
-                  &reqs[1]);
+        MPI_Isend(&sent, barrier_msg_size(sent.all, P), MPI_BYTE, pairwise ? me ^ k : (me + k) % P,
+                  MPIE_TAG_BARRIER, c->group->e.comm, &reqs[1]);
         mpie_wait(2, reqs, 0);
-        if (!(theirs.all & (CORE_HAS_COLL | CORE_HAS_REG))) { /* `all` alone: none seen there */
+        /* What a shorter message leaves out is what nobody the sender heard of
+         * has: no collective, no registration call, no head to send. */
+        int got = barrier_msg_size(theirs.all, P);
+        if (got < (int)sizeof(barrier_msg)) {
             memset(theirs.lo, 0, sizeof theirs.lo);
             memset(theirs.hi, 0, sizeof theirs.hi);
         }
+        if (got < (int)offsetof(barrier_msg, lo))
+            theirs.heads = 0;
         mine.all |= theirs.all;
+        mine.heads |= theirs.heads;
         for (int i = 0; i < NDESC; i++) {
             mine.lo[i] = theirs.lo[i] < mine.lo[i] ? theirs.lo[i] : mine.lo[i];
             mine.hi[i] = theirs.hi[i] > mine.hi[i] ? theirs.hi[i] : mine.hi[i];
@@ -186,6 +224,7 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     }
     core_watch_leave();
     unsigned all = mine.all;
+    c->e.heads = mine.heads;
     c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
     c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
     if ((all & CORE_AT_ANY) != at)
@@ -599,20 +638,22 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
         mpie_coll_run(p, all);
 }
 
-/* From MPIE_SPARSE_MIN members on, a member sends a head only to the members
- * it has records or get requests for, and learns how many heads to expect from
- * one MPI_Reduce_scatter_block of those 0/1 flags: a superstep then costs
+/* A member sends a head only to the members it has records or get requests
+ * for. Up to MPIE_HEADS_MAX_P members the barrier told everybody who sends to
+ * whom; from MPIE_SPARSE_MIN members on, each learns how many heads to expect
+ * from one MPI_Reduce_scatter_block of its 0/1 flags: a superstep then costs
  * messages in proportion to its traffic rather than P(P-1), which is what a
- * large cluster (and the simulator's time, issue 11) pays for. Below it, every
- * member hears from every other (an empty head is a few bytes), which costs
- * less than the reduction's rounds. The barrier before every exchange keeps a
- * superstep's heads from meeting the next one's. */
+ * large cluster (and the simulator's time, issue 11) pays for. In between,
+ * every member hears from every other (an empty head is a few bytes), which
+ * costs less than the reduction's rounds. The barrier before every exchange
+ * keeps a superstep's heads from meeting the next one's. */
 enum { MPIE_SPARSE_MIN = 16 };
 
 static void exchange_data(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
-    int P = c->nprocs, sparse = P >= MPIE_SPARSE_MIN, expect = P - 1;
+    int P = c->nprocs, me = c->pid, expect = P - 1;
+    int known = P <= MPIE_HEADS_MAX_P, sparse = known || P >= MPIE_SPARSE_MIN;
     core_watch_enter(all & CORE_AT_ANY, p->step);
     c->e.nreqs = 0;
     for (int d = 0; d < P; d++)
@@ -620,13 +661,19 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     int nreplies = c->ngets ? post_gets(c, parity) : 0;
     if (sparse) {
         for (int d = 0; d < P; d++) {
-            c->e.sends_to[d] = d != c->pid && c->out[parity][d].len > 0;
+            c->e.sends_to[d] = d != me && c->out[parity][d].len > 0;
             c->e.in[d].len = 0; /* no head from d: nothing to land */
         }
-        MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
+        if (known) {
+            expect = 0;
+            for (int q = 0; q < P; q++)
+                expect += q != me && (c->e.heads >> (MPIE_HEADS_MAX_P * q + me) & 1);
+        } else {
+            MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
+        }
     }
     for (int d = 0; d < P; d++)
-        if (d != c->pid && (!sparse || c->e.sends_to[d]))
+        if (d != me && (!sparse || c->e.sends_to[d]))
             send_head(c, d, parity);
     for (int k = 0; k < expect; k++) {
         mpie_message msg;
