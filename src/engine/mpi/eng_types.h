@@ -39,11 +39,16 @@ typedef struct eng_ctx {
     MPI_Aint *block_at; /* one message gathered from several places */
     int *block_len;
     int nblocks, capblocks;
-    eng_coll coll;   /* run by MPI at the next sync when coll.kind != 0 */
-    unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
-    int colls_agree; /* the last barrier found every member's collective the same */
-    int regs_agree;  /* and every member's registration calls (their hash) */
-    uint64_t heads;  /* who sends a head to whom, from the last barrier (mpie_sync.c) */
+    eng_coll coll; /* run by MPI at the next sync when coll.kind != 0 */
+    /* A small collective's blocks, gathered by the barrier's messages (mpie_ride
+     * in mpie_coll.c): P blocks of coll.n bytes; ridden when they all came. */
+    core_buf ride;
+    int ridden;
+    core_buf barrier_room; /* the barrier's message buffers (mpie_sync.c) */
+    unsigned at;           /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
+    int colls_agree;       /* the last barrier found every member's collective the same */
+    int regs_agree;        /* and every member's registration calls (their hash) */
+    uint64_t heads;        /* who sends a head to whom, from the last barrier (mpie_sync.c) */
 } eng_ctx;
 
 #endif

@@ -91,6 +91,19 @@ MPI_Request *mpie_request(core_ctx *c);
 /* Runs the collective eng_coll_native accepted (mpie_coll.c), in the sync
  * whose first barrier's bits are all. */
 void mpie_coll_run(core_proc *p, unsigned all);
+/* Small collectives ride the barrier (mpie_coll.c): mpie_ride_bytes is the size
+ * of this member's payload for the barrier's messages (0: no ride), a mask of
+ * the blocks present then P blocks; mpie_ride_fill writes this member's own
+ * part, mpie_ride_merge adds the blocks of a payload received, and
+ * mpie_ride_keep, once every member is known to have announced the same
+ * collective, keeps the blocks for mpie_coll_run when all have arrived. */
+/* The most bytes of blocks a ride carries: beyond, MPI's own collective won
+ * (docs/performance.md, "MPI engine"). */
+#define MPIE_RIDE_MAX ((size_t)64)
+size_t mpie_ride_bytes(const core_ctx *c);
+void mpie_ride_fill(const core_ctx *c, char *payload);
+void mpie_ride_merge(const core_ctx *c, char *mine, const char *theirs);
+void mpie_ride_keep(core_ctx *c, const char *payload);
 /* The count argument of an MPI call, or a report that n is too large for one. */
 int mpie_count(size_t n, const char *what);
 

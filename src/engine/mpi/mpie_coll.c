@@ -13,6 +13,11 @@
  * have moved, so cost models see the same collective with the same h.
  * Nonblocking calls let the wait poll like every other wait of the engine
  * (yielding on an oversubscribed machine, answering the watchdog).
+ * A collective of at most MPIE_RIDE_MAX bytes of blocks (not all-to-all) needs
+ * no MPI collective at all: its blocks travel in the barrier's own messages
+ * (mpie_ride_*), and the sync copies them into place where MPI's would have
+ * landed them. Above that size a ride lost to MPI's collectives under
+ * oversubscription (docs/performance.md, "MPI engine").
  */
 #include "core/core.h"
 #include "core/core_trace.h"
@@ -20,6 +25,8 @@
 #include "mpie.h"
 
 #include <limits.h>
+#include <stdint.h>
+#include <string.h>
 
 int eng_coll_native(core_ctx *c, const eng_coll *op)
 {
@@ -34,6 +41,94 @@ int eng_coll_native(core_ctx *c, const eng_coll *op)
         return 0;
     c->e.coll = *op;
     return 1;
+}
+
+/* A collective rides the barrier's messages while the P blocks it may carry
+ * stay within MPIE_RIDE_MAX bytes: then it costs no MPI collective after the
+ * barrier. */
+
+/* The blocks a member holds once the collective is over: bcast the root's,
+ * the others every member's. */
+static uint64_t ride_wanted(const core_ctx *c)
+{
+    return c->e.coll.kind == CORE_KIND_BCAST ? (uint64_t)1 << c->e.coll.root
+                                             : ~(uint64_t)0 >> (64 - c->nprocs);
+}
+
+size_t mpie_ride_bytes(const core_ctx *c)
+{
+    const eng_coll *op = &c->e.coll;
+    int P = c->nprocs;
+    int kind_ok = op->kind == CORE_KIND_BCAST || op->kind == CORE_KIND_GATHER ||
+                  op->kind == CORE_KIND_ALLGATHER || op->kind == CORE_KIND_SCATTER;
+    if (!kind_ok || P > 64 || op->n > MPIE_RIDE_MAX / (size_t)P)
+        return 0;
+    return sizeof(uint64_t) + (size_t)P * op->n;
+}
+
+void mpie_ride_fill(const core_ctx *c, char *payload)
+{
+    const eng_coll *op = &c->e.coll;
+    int P = c->nprocs, me = c->pid;
+    uint64_t mask = 0;
+    char *blocks = payload + sizeof mask;
+    if (op->kind == CORE_KIND_SCATTER) {
+        if (me == op->root) {
+            mask = ride_wanted(c);
+            memcpy(blocks, op->src, (size_t)P * op->n);
+        }
+    } else if (op->kind != CORE_KIND_BCAST || me == op->root) {
+        mask = (uint64_t)1 << me;
+        memcpy(blocks + (size_t)me * op->n, op->src, op->n);
+    }
+    memcpy(payload, &mask, sizeof mask);
+}
+
+void mpie_ride_merge(const core_ctx *c, char *mine, const char *theirs)
+{
+    uint64_t have, add;
+    memcpy(&have, mine, sizeof have);
+    memcpy(&add, theirs, sizeof add);
+    size_t n = c->e.coll.n, at = sizeof have;
+    for (int q = 0; q < c->nprocs; q++)
+        if ((add & ~have) >> q & 1)
+            memcpy(mine + at + (size_t)q * n, theirs + at + (size_t)q * n, n);
+    have |= add;
+    memcpy(mine, &have, sizeof have);
+}
+
+void mpie_ride_keep(core_ctx *c, const char *payload)
+{
+    uint64_t have, want = ride_wanted(c);
+    memcpy(&have, payload, sizeof have);
+    /* Every member merged the same blocks, so all decide alike. */
+    c->e.ridden = (have & want) == want;
+    if (!c->e.ridden)
+        return;
+    size_t len = (size_t)c->nprocs * c->e.coll.n;
+    c->e.ride.len = 0;
+    memcpy(core_buf_reserve(&c->e.ride, len), payload + sizeof have, len);
+    c->e.ride.len = len;
+}
+
+/* Puts the ridden blocks where the collective says. */
+static void land_ridden(core_ctx *c, const eng_coll *op)
+{
+    const char *blocks = c->e.ride.data;
+    int me = c->pid, P = c->nprocs;
+    size_t n = op->n;
+    switch (op->kind) {
+    case CORE_KIND_BCAST:
+        if (me != op->root)
+            memcpy(op->dst, blocks + (size_t)op->root * n, n);
+        break;
+    case CORE_KIND_GATHER:
+        if (me == op->root)
+            memcpy(op->dst, blocks, (size_t)P * n);
+        break;
+    case CORE_KIND_ALLGATHER: memcpy(op->dst, blocks, (size_t)P * n); break;
+    default: /* CORE_KIND_SCATTER */ memcpy(op->dst, blocks + (size_t)me * n, n); break;
+    }
 }
 
 /* The trace of the direct puts: `out` blocks sent, `in` blocks received, from
@@ -65,27 +160,35 @@ void mpie_coll_run(core_proc *p, unsigned all)
      * processes that hold P blocks form the address. */
     int holds_dst = op.kind == CORE_KIND_ALLGATHER || (op.kind == CORE_KIND_GATHER && at_root);
     const char *own = holds_dst ? (const char *)op.dst + (size_t)me * op.n : NULL;
-    MPI_Request req;
+    /* A ridden collective's blocks came with the barrier: the trace is the
+     * same, MPI has nothing left to move. */
+    int ridden = c->e.ridden, go = !ridden;
+    c->e.ridden = 0;
+    MPI_Request req = MPI_REQUEST_NULL;
     core_watch_enter(all & CORE_AT_ANY, p->step);
     switch (op.kind) {
     case CORE_KIND_BCAST:
-        MPI_Ibcast(op.dst, n, MPI_BYTE, root, comm, &req);
+        if (go)
+            MPI_Ibcast(op.dst, n, MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? others : 0, at_root ? 0 : 1, root);
         break;
     case CORE_KIND_GATHER:
-        MPI_Igather(at_root && op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n,
-                    MPI_BYTE, root, comm, &req);
+        if (go)
+            MPI_Igather(at_root && op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n,
+                        MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? 0 : 1, at_root ? others : 0, -1);
         break;
     case CORE_KIND_ALLGATHER:
-        MPI_Iallgather(op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE,
-                       comm, &req);
+        if (go)
+            MPI_Iallgather(op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE,
+                           comm, &req);
         trace(p, op.n, others, others, -1);
         break;
     case CORE_KIND_SCATTER: {
         const char *mine = at_root ? (const char *)op.src + (size_t)me * op.n : NULL;
-        MPI_Iscatter(op.src, n, MPI_BYTE, at_root && op.dst == mine ? MPI_IN_PLACE : op.dst, n,
-                     MPI_BYTE, root, comm, &req);
+        if (go)
+            MPI_Iscatter(op.src, n, MPI_BYTE, at_root && op.dst == mine ? MPI_IN_PLACE : op.dst, n,
+                         MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? others : 0, at_root ? 0 : 1, root);
         break;
     }
@@ -94,6 +197,9 @@ void mpie_coll_run(core_proc *p, unsigned all)
         trace(p, op.n, others, others, -1);
         break;
     }
-    mpie_wait(1, &req, 0);
+    if (ridden)
+        land_ridden(c, &op);
+    else
+        mpie_wait(1, &req, 0);
     core_watch_leave();
 }

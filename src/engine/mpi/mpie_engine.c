@@ -330,6 +330,8 @@ void eng_ctx_free(core_ctx *c)
     free(c->e.in);
     free(c->e.reply);
     core_buf_free(&c->e.values);
+    core_buf_free(&c->e.ride);
+    core_buf_free(&c->e.barrier_room);
     free(c->e.recs_len);
     free(c->e.sends_to);
     free(c->e.value_at);

@@ -138,7 +138,10 @@ typedef struct barrier_msg {
     unsigned all;
     uint64_t heads; /* sent (with `all`) only when the superstep communicates */
     long lo[NDESC], hi[NDESC];
+    uint64_t ride; /* bytes of a small collective's blocks after the header */
 } barrier_msg;
+/* Room for a message: the header and the largest ride (mpie_ride_bytes). */
+#define BARRIER_ROOM (sizeof(barrier_msg) + sizeof(uint64_t) + MPIE_RIDE_MAX)
 
 /* This member's row of the heads matrix: the members its records or get
  * requests go to. */
@@ -154,7 +157,8 @@ static uint64_t heads_row(const core_ctx *c, unsigned parity)
     return row << (MPIE_HEADS_MAX_P * c->pid);
 }
 
-/* How many bytes of a barrier message say everything its `all` announces. */
+/* How many bytes of a barrier message's header say everything its `all`
+ * announces (a ride follows a whole header). */
 static int barrier_msg_size(unsigned all, int P)
 {
     if (all & (CORE_HAS_COLL | CORE_HAS_REG))
@@ -196,25 +200,42 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
     if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P)
         mine.heads = heads_row(c, c->step & 1);
+    /* Three message buffers (this member's, the one in flight, the partner's),
+     * each a header then the ride's payload. */
+    char *room = core_buf_reserve(&c->e.barrier_room, 3 * BARRIER_ROOM);
+    char *pay = room + sizeof(barrier_msg), *out = room + BARRIER_ROOM, *in = out + BARRIER_ROOM;
+    if (bits & CORE_HAS_COLL && (mine.ride = mpie_ride_bytes(c)) > 0)
+        mpie_ride_fill(c, pay);
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
-        barrier_msg theirs, sent = mine;
+        barrier_msg theirs;
         MPI_Request reqs[2];
-        MPI_Irecv(&theirs, (int)sizeof theirs, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
+        int size = barrier_msg_size(mine.all, P);
+        memcpy(out, &mine, sizeof mine);
+        if (size == (int)sizeof mine && mine.ride) {
+            memcpy(out + sizeof mine, pay, mine.ride);
+            size += (int)mine.ride;
+        }
+        MPI_Irecv(in, (int)BARRIER_ROOM, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
                   MPIE_TAG_BARRIER, c->group->e.comm, &reqs[0]);
-        MPI_Isend(&sent, barrier_msg_size(sent.all, P), MPI_BYTE, pairwise ? me ^ k : (me + k) % P,
-                  MPIE_TAG_BARRIER, c->group->e.comm, &reqs[1]);
+        MPI_Isend(out, size, MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
+                  c->group->e.comm, &reqs[1]);
         mpie_wait(2, reqs, 0);
+        memcpy(&theirs, in, sizeof theirs);
         /* What a shorter message leaves out is what nobody the sender heard of
          * has: no collective, no registration call, no head to send. */
         int got = barrier_msg_size(theirs.all, P);
         if (got < (int)sizeof(barrier_msg)) {
             memset(theirs.lo, 0, sizeof theirs.lo);
             memset(theirs.hi, 0, sizeof theirs.hi);
+            theirs.ride = 0;
         }
         if (got < (int)offsetof(barrier_msg, lo))
             theirs.heads = 0;
+        /* Blocks of the same collective (same size) join this member's. */
+        if (mine.ride && theirs.ride == mine.ride)
+            mpie_ride_merge(c, pay, in + sizeof theirs);
         mine.all |= theirs.all;
         mine.heads |= theirs.heads;
         for (int i = 0; i < NDESC; i++) {
@@ -226,6 +247,8 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     unsigned all = mine.all;
     c->e.heads = mine.heads;
     c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
+    if (mine.ride && c->e.colls_agree)
+        mpie_ride_keep(c, pay);
     c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
     if ((all & CORE_AT_ANY) != at)
         report_mixed_arrivals(c, all, at);
