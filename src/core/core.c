@@ -604,7 +604,7 @@ static void sync_as(core_proc *p, unsigned at)
     c->step++;
     p->step++;
     c->last_oblivious = 0;
-    eng_superstep_done(c, all);
+    eng_superstep_done(c);
     c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
     /* The engine guarantees nobody reads the other parity's buffers any more. */
     for (int d = 0; d < c->nprocs; d++)

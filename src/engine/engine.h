@@ -62,9 +62,9 @@ void eng_check_regops(struct core_ctx *c);
 void eng_check_colls(struct core_ctx *c, unsigned parity);
 void eng_get_queued(struct core_ctx *c, const struct core_getreq *g);
 void eng_exchange(struct core_proc *p, unsigned all, unsigned parity);
-/* After the superstep's data movement and registration changes (all: the bits of
- * its first barrier, 0 for an oblivious superstep): its buffers may be reused. */
-void eng_superstep_done(struct core_ctx *c, unsigned all);
+/* After the superstep's data movement and registration changes (an oblivious
+ * superstep's too): its buffers may be reused. */
+void eng_superstep_done(struct core_ctx *c);
 void eng_oblsync(struct core_proc *p, size_t n);
 
 /* A collective that only moves blocks of n bytes (n > 0, group of P > 1), which

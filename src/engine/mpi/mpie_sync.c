@@ -718,8 +718,4 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
     (void)g;
 }
 
-void eng_superstep_done(core_ctx *c, unsigned all)
-{
-    (void)all;
-    mpie_progress(c);
-}
+void eng_superstep_done(core_ctx *c) { mpie_progress(c); }

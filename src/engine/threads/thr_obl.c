@@ -218,5 +218,5 @@ void eng_oblsync(core_proc *p, size_t n)
     c->step++;
     p->step++;
     c->last_oblivious = 1;
-    eng_superstep_done(c, 0);
+    eng_superstep_done(c);
 }

@@ -278,9 +278,8 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 /* Gets of the next superstep read the members' tables as they are issued; they
  * wait for done_step instead of every registration superstep ending in one more
  * barrier. */
-void eng_superstep_done(core_ctx *c, unsigned all)
+void eng_superstep_done(core_ctx *c)
 {
-    (void)all;
     atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
 }
 
