@@ -4,6 +4,7 @@
 
 #include "core/core.h"
 #include "core/core_watch.h"
+#include "engine/threads/thr_place.h"
 
 #include <limits.h>
 #include <linux/futex.h>
@@ -39,25 +40,11 @@ static void futex_wake(atomic_uint *word, int n)
     syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, n, NULL, NULL, 0);
 }
 
-/* The CPUs online, read once: glibc's sysconf reads /sys/devices/system/cpu/online
- * at every call, and every bsp_partition makes a barrier per part. */
-static long cores_online(void)
-{
-    static atomic_long cached; /* 0: not read yet; -1: unknown */
-    long n = atomic_load_explicit(&cached, memory_order_relaxed);
-    if (n == 0) {
-        n = sysconf(_SC_NPROCESSORS_ONLN);
-        n = n > 0 ? n : -1;
-        atomic_store_explicit(&cached, n, memory_order_relaxed);
-    }
-    return n;
-}
-
 int thr_barrier_init(thr_barrier *b, unsigned parties)
 {
     memset(b, 0, sizeof *b);
     b->parties = parties;
-    long cores = cores_online();
+    long cores = thr_place_cores_online();
     b->yield = cores > 0 && (long)parties > cores;
     b->spins = b->yield ? 64 : 20000;
     if (posix_memalign((void **)&b->epochs, 64, parties * sizeof *b->epochs))

@@ -81,7 +81,7 @@ int eng_available(void)
             core_fatal("bsp_nprocs", "POLYBSP_NPROCS=%s is not a positive integer", env);
         return (int)v;
     }
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    long cores = thr_place_cores_online();
     return cores > 0 ? (int)cores : 1;
 }
 

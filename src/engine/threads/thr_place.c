@@ -13,9 +13,11 @@
 #include <errno.h>
 #include <hwloc.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The allowed CPUs in compact order and in spread order, read once. */
 static struct {
@@ -224,4 +226,18 @@ void thr_place_release(void)
     if (saved.held)
         pthread_setaffinity_np(pthread_self(), sizeof saved.set, &saved.set);
     saved.held = 0;
+}
+
+/* Read once: glibc's sysconf reads /sys/devices/system/cpu/online at every
+ * call, and every bsp_partition makes a barrier per part. */
+long thr_place_cores_online(void)
+{
+    static atomic_long cached; /* 0: not read yet; -1: unknown */
+    long n = atomic_load_explicit(&cached, memory_order_relaxed);
+    if (n == 0) {
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        n = n > 0 ? n : -1;
+        atomic_store_explicit(&cached, n, memory_order_relaxed);
+    }
+    return n;
 }

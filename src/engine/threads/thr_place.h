@@ -49,6 +49,9 @@ typedef enum { THR_STREAM_AUTO, THR_STREAM_ON, THR_STREAM_OFF } thr_place_stream
 int thr_place_stream_from_env(char *err, size_t size);
 core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu);
 
+/* The number of CPUs online (sysconf), or -1 when unknown. */
+long thr_place_cores_online(void);
+
 int thr_place_bind(int cpu);
 int thr_place_attr(pthread_attr_t *attr, int cpu);
 
