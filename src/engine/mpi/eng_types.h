@@ -39,16 +39,16 @@ typedef struct eng_ctx {
     MPI_Aint *block_at; /* one message gathered from several places */
     int *block_len;
     int nblocks, capblocks;
-    eng_coll coll; /* run by MPI at the next sync when coll.kind != 0 */
-    /* A small collective's blocks, gathered by the barrier's messages (mpie_ride
-     * in mpie_coll.c): P blocks of coll.n bytes; ridden when they all came. */
-    core_buf ride;
-    int ridden;
+    eng_coll coll;         /* run by MPI at the next sync when coll.kind != 0 */
     core_buf barrier_room; /* the barrier's message buffers (mpie_sync.c) */
-    unsigned at;           /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
-    int colls_agree;       /* the last barrier found every member's collective the same */
-    int regs_agree;        /* and every member's registration calls (their hash) */
-    uint64_t heads;        /* who sends a head to whom, from the last barrier (mpie_sync.c) */
+    /* A small collective's P blocks of coll.n bytes, when all came with the
+     * barrier's messages (mpie_ride_* in mpie_coll.c): they lie in barrier_room,
+     * which no other barrier rewrites before mpie_coll_run reads them; else NULL. */
+    const char *ridden;
+    unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
+    int colls_agree; /* the last barrier found every member's collective the same */
+    int regs_agree;  /* and every member's registration calls (their hash) */
+    uint64_t heads;  /* who sends a head to whom, from the last barrier (mpie_sync.c) */
 } eng_ctx;
 
 #endif

@@ -14,6 +14,8 @@
 
 #include "core/core.h"
 
+#include <stdint.h>
+
 enum {
     MPIE_OBL_TAGS = 16384,
     MPIE_TAG_HEAD = MPIE_OBL_TAGS, /* records, hpput data, get requests */
@@ -96,7 +98,7 @@ void mpie_coll_run(core_proc *p, unsigned all);
  * the blocks present then P blocks; mpie_ride_fill writes this member's own
  * part, mpie_ride_merge adds the blocks of a payload received, and
  * mpie_ride_keep, once every member is known to have announced the same
- * collective, keeps the blocks for mpie_coll_run when all have arrived. */
+ * collective, points mpie_coll_run at the blocks when all have arrived. */
 /* The most bytes of blocks a ride carries: beyond, MPI's own collective won
  * (docs/performance.md, "MPI engine"). */
 #define MPIE_RIDE_MAX ((size_t)64)
@@ -104,6 +106,14 @@ size_t mpie_ride_bytes(const core_ctx *c);
 void mpie_ride_fill(const core_ctx *c, char *payload);
 void mpie_ride_merge(const core_ctx *c, char *mine, const char *theirs);
 void mpie_ride_keep(core_ctx *c, const char *payload);
+/* FNV-1a, a word at a time: mpie_hash(MPIE_HASH_START, w0), then (h, w1) ...
+ * The hashes the members compare to agree on a call's arguments (partitions,
+ * registration calls). */
+#define MPIE_HASH_START ((uint64_t)1469598103934665603u)
+static inline uint64_t mpie_hash(uint64_t h, uint64_t word)
+{
+    return (h ^ word) * (uint64_t)1099511628211u;
+}
 /* The count argument of an MPI call, or a report that n is too large for one. */
 int mpie_count(size_t n, const char *what);
 

@@ -43,10 +43,6 @@ int eng_coll_native(core_ctx *c, const eng_coll *op)
     return 1;
 }
 
-/* A collective rides the barrier's messages while the P blocks it may carry
- * stay within MPIE_RIDE_MAX bytes: then it costs no MPI collective after the
- * barrier. */
-
 /* The blocks a member holds once the collective is over: bcast the root's,
  * the others every member's. */
 static uint64_t ride_wanted(const core_ctx *c)
@@ -102,19 +98,12 @@ void mpie_ride_keep(core_ctx *c, const char *payload)
     uint64_t have, want = ride_wanted(c);
     memcpy(&have, payload, sizeof have);
     /* Every member merged the same blocks, so all decide alike. */
-    c->e.ridden = (have & want) == want;
-    if (!c->e.ridden)
-        return;
-    size_t len = (size_t)c->nprocs * c->e.coll.n;
-    c->e.ride.len = 0;
-    memcpy(core_buf_reserve(&c->e.ride, len), payload + sizeof have, len);
-    c->e.ride.len = len;
+    c->e.ridden = (have & want) == want ? payload + sizeof have : NULL;
 }
 
 /* Puts the ridden blocks where the collective says. */
-static void land_ridden(core_ctx *c, const eng_coll *op)
+static void land_ridden(const core_ctx *c, const eng_coll *op, const char *blocks)
 {
-    const char *blocks = c->e.ride.data;
     int me = c->pid, P = c->nprocs;
     size_t n = op->n;
     switch (op->kind) {
@@ -162,8 +151,9 @@ void mpie_coll_run(core_proc *p, unsigned all)
     const char *own = holds_dst ? (const char *)op.dst + (size_t)me * op.n : NULL;
     /* A ridden collective's blocks came with the barrier: the trace is the
      * same, MPI has nothing left to move. */
-    int ridden = c->e.ridden, go = !ridden;
-    c->e.ridden = 0;
+    const char *ridden = c->e.ridden;
+    int go = !ridden;
+    c->e.ridden = NULL;
     MPI_Request req = MPI_REQUEST_NULL;
     core_watch_enter(all & CORE_AT_ANY, p->step);
     switch (op.kind) {
@@ -198,7 +188,7 @@ void mpie_coll_run(core_proc *p, unsigned all)
         break;
     }
     if (ridden)
-        land_ridden(c, &op);
+        land_ridden(c, &op, ridden);
     else
         mpie_wait(1, &req, 0);
     core_watch_leave();

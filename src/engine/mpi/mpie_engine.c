@@ -330,7 +330,6 @@ void eng_ctx_free(core_ctx *c)
     free(c->e.in);
     free(c->e.reply);
     core_buf_free(&c->e.values);
-    core_buf_free(&c->e.ride);
     core_buf_free(&c->e.barrier_room);
     free(c->e.recs_len);
     free(c->e.sends_to);
@@ -478,14 +477,13 @@ static void end_section(unsigned how)
 
 void eng_end(void) { end_section(CORE_END_CALLED); }
 
-/* FNV-1a of the partition's arguments, for the agreement check. */
+/* The hash of the partition's arguments, for the agreement check. */
 static uint64_t partition_hash(int nparts, const int *first)
 {
-    uint64_t h = 1469598103934665603u;
-    const unsigned char *b = (const unsigned char *)first;
-    for (size_t i = 0; i < ((size_t)nparts + 1) * sizeof *first; i++)
-        h = (h ^ b[i]) * 1099511628211u;
-    return (h ^ (uint64_t)nparts) * 1099511628211u;
+    uint64_t h = mpie_hash(MPIE_HASH_START, (uint64_t)nparts);
+    for (int k = 0; k <= nparts; k++)
+        h = mpie_hash(h, (uint64_t)first[k]);
+    return h;
 }
 
 /* Whether every member called bsp_partition with the same arguments, by one

@@ -168,21 +168,19 @@ static int barrier_msg_size(unsigned all, int P)
     return (int)sizeof(unsigned);
 }
 
-/* FNV-1a over the registration calls of the superstep (kind and which push,
+/* The hash of the registration calls of the superstep (kind and which push,
  * in order) and the tag size calls; 0 when there are none, as for a member
  * that sends no description. Sizes are not in it: they may differ. */
 static long regops_hash(const core_ctx *c)
 {
     if (!c->nregops && !c->tagsize_calls)
         return 0;
-    uint64_t h = 1469598103934665603u;
-    const uint64_t prime = 1099511628211u;
-    h = (h ^ c->nregops) * prime;
-    h = (h ^ c->tagsize_calls) * prime;
-    h = (h ^ c->next_tagsize) * prime;
+    uint64_t h = mpie_hash(MPIE_HASH_START, c->nregops);
+    h = mpie_hash(h, c->tagsize_calls);
+    h = mpie_hash(h, c->next_tagsize);
     for (size_t i = 0; i < c->nregops; i++) {
-        h = (h ^ (uint64_t)c->regops[i].kind) * prime;
-        h = (h ^ c->regops[i].push) * prime;
+        h = mpie_hash(h, (uint64_t)c->regops[i].kind);
+        h = mpie_hash(h, c->regops[i].push);
     }
     long v = (long)(h >> 1);
     return v ? v : 1;
