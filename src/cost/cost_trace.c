@@ -220,7 +220,6 @@ static int read_group(cost_jctx *c, const json_t *obj, cost_rec *r)
     return 0;
 }
 
-/* Fills r from one record line; r->from and r->group are owned by r even on failure. */
 /* The optional member key, seconds of w (a number in [0, w]); 0 when absent. */
 static int read_part_of_w(cost_jctx *c, const json_t *obj, const char *key, double w, double *out)
 {
@@ -234,6 +233,7 @@ static int read_part_of_w(cost_jctx *c, const json_t *obj, const char *key, doub
     return 0;
 }
 
+/* Fills r from one record line; r->from and r->group are owned by r even on failure. */
 static int read_record(reader *rd, const json_t *obj, cost_rec *r)
 {
     cost_jctx c = ctx_for(rd);
