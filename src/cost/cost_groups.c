@@ -85,18 +85,19 @@ static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_ite
     return t->start[g->members[j]] + it->cols[j];
 }
 
-/* The maxima over a superstep's members. */
+/* The maxima over a superstep's members (F: page faults in the sync). */
 typedef struct stats {
-    double start, W, h_bsp, h_ccm;
+    double start, W, F, h_bsp, h_ccm;
 } stats;
 
 static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
 {
-    stats s = {0, 0, 0, 0};
+    stats s = {0, 0, 0, 0, 0};
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
         s.W = fmax(s.W, cost_work(r, e->m, e->flags));
+        s.F = fmax(s.F, cost_faults(r, e->m));
         s.h_bsp = fmax(s.h_bsp, cost_combine(r->bytes_in, r->bytes_out, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
     }
@@ -111,10 +112,11 @@ static void finish(eval *e, const cost_group *g, const cost_item *it, double at)
     }
 }
 
-/* A CCM collective in progress: where it started, the work before it, and
- * each member's bytes in and out so far. */
+/* A CCM collective in progress: where it started, the work before it, the
+ * page faults of its supersteps so far, and each member's bytes in and out so
+ * far. */
 typedef struct collective {
-    double start, W;
+    double start, W, F;
     double *in, *out;
 } collective;
 
@@ -124,18 +126,20 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     const cost_rec *r0 = cost_item_rec(e->t, g, it, 0);
     const cost_machine *m = e->m;
     if (strcmp(r0->kind, "rejoin") == 0)
-        return s->start + s->W; /* T_rejoin comes once the slowest part is here */
+        return s->start + s->W + s->F; /* T_rejoin comes once the slowest part is here */
     if (strcmp(r0->kind, "partition") == 0)
-        return s->start + s->W + cost_ccm_eval(&m->partition, g->nmembers, s->h_ccm);
+        return s->start + s->W + s->F + cost_ccm_eval(&m->partition, g->nmembers, s->h_ccm);
     if (!cost_is_collective(r0->kind)) /* BSP's g·h + L, kept >= 0 like every T */
-        return s->start + s->W + fmax(0, m->g * s->h_bsp + m->L);
+        return s->start + s->W + s->F + fmax(0, m->g * s->h_bsp + m->L);
     if (!cost_continues(e->t, g, i)) {
         c->start = s->start;
         c->W = s->W;
+        c->F = 0;
         memset(c->in, 0, (size_t)g->nmembers * sizeof *c->in);
         memset(c->out, 0, (size_t)g->nmembers * sizeof *c->out);
     }
     double h = 0;
+    c->F += s->F;
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         c->in[j] += (double)r->bytes_in;
@@ -144,7 +148,8 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     }
     if (cost_continues(e->t, g, i + 1))
         return c->start;
-    return c->start + c->W + cost_ccm_eval(cost_machine_collective(m, r0->kind), g->nmembers, h);
+    return c->start + c->W + c->F +
+           cost_ccm_eval(cost_machine_collective(m, r0->kind), g->nmembers, h);
 }
 
 static int eval_group(eval *e, const cost_group *g);
@@ -174,7 +179,7 @@ static void end_division(eval *e, const cost_group *g, const cost_item *it)
 
 static int eval_group(eval *e, const cost_group *g)
 {
-    collective c = {0, 0, calloc((size_t)g->nmembers, sizeof(double)),
+    collective c = {0, 0, 0, calloc((size_t)g->nmembers, sizeof(double)),
                     calloc((size_t)g->nmembers, sizeof(double))};
     int rc = c.in != NULL && c.out != NULL ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < g->nitems; i++) {
@@ -270,7 +275,7 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
         const cost_level *l =
             cost_dbsp_level(e->m, e->t->nprocs, cost_dbsp_label(e->t, g, it, e->flags));
         /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
-        e->cost[at] = fmax(e->cost[at], s.W + l->g * s.h_bsp + l->L);
+        e->cost[at] = fmax(e->cost[at], s.W + s.F + l->g * s.h_bsp + l->L);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;
         at++;

@@ -62,7 +62,7 @@ int cost_dbsp_cluster(int P, int label);
  * only from a level measured on clusters of one. NULL when there is none. */
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
-/* The local work of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
+/* The local work W of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
  *  - measured, the default: w less the time its put and send calls spent
  *    copying payloads for other processes (the trace's copy): the probe times
  *    whole supersteps, puts included, so g·h already holds that copy, and the
@@ -71,23 +71,31 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  *  - with COST_USE_OPS, declared operations at the machine's rate where the
  *    record declares them and the machine has a rate (else measured, as above),
  *    plus the time bsp_trace_begin took making the trace file (setup, which
- *    measured w holds): the tracer's own start delays that process for real;
- * plus, when predict is asked to charge them (m->fault[0] > 0, --faults), the
- * page faults the process took inside the sync, as its own local work:
- * W_{s,i} = w_{s,i} + n_{s,i}·t_fresh + (f_{s,i} − n_{s,i})·t_other, with f the
- * faults, n those on pages the trace counted as fresh (at most f; all f when the
- * trace does not count them). Not a term of the papers (docs/models.md, "Page
- * faults in the sync"): the first touch of memory is time that no g or L
- * describes. */
+ *    measured w holds): the tracer's own start delays that process for real.
+ * Page faults inside the sync are not work: see cost_faults. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
-    double w = (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate + r->setup
-               : flags & COST_WORK_WHOLE                            ? r->w
-                                                                    : r->w - r->copy;
+    return (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate + r->setup
+           : flags & COST_WORK_WHOLE                            ? r->w
+                                                                : r->w - r->copy;
+}
+
+/* The seconds of the page faults one record took inside its sync, when predict
+ * is asked to charge them (m->fault[0] > 0, --faults), else 0:
+ * F_{s,i} = n_{s,i}·t_fresh + (f_{s,i} − n_{s,i})·t_other, with f the faults,
+ * n those on pages the trace counted as fresh (at most f; all f when the trace
+ * does not count them). Not a term of the papers (docs/models.md, "Page faults
+ * in the sync"): the first touch of memory is time that no g or L describes.
+ * They are taken where data lands, after the superstep's barrier, so every
+ * model charges them after the work: a barrier model max_i W + max_i F + g·h
+ * + L, EBSP F_i after process i's start, never max_i (W + F), which
+ * under-predicts a superstep whose busiest worker is not its busiest lander. */
+static inline double cost_faults(const cost_rec *r, const cost_machine *m)
+{
     if (r->faults <= 0 || !(m->fault[0] > 0))
-        return w;
+        return 0;
     long long fresh = r->fresh >= 0 && r->fresh < r->faults ? r->fresh : r->faults;
-    return w + (double)fresh * m->fault[0] + (double)(r->faults - fresh) * m->fault[1];
+    return (double)fresh * m->fault[0] + (double)(r->faults - fresh) * m->fault[1];
 }
 
 /* in @ out: the machine file says whether a process's incoming and outgoing

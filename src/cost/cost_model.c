@@ -48,23 +48,26 @@ static double real_time(const cost_trace *t, double *per_step)
     return total;
 }
 
-/* BSP and BSP* share the superstep sum W + comm + L; only comm differs. */
+/* BSP and BSP* share the superstep sum W + comm + L; only comm differs. The
+ * page faults taken in the sync (max_i F, cost_faults) come on top. */
 static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m,
                             int flags, double *per_step)
 {
     double total = 0;
     for (unsigned long s = 0; s < t->nsteps; s++) {
-        double w = 0, bytes = 0, msgs = 0;
+        double w = 0, faults = 0, bytes = 0, msgs = 0;
         for (int i = 0; i < t->nprocs; i++) {
             const cost_rec *r = cost_trace_rec(t, s, i);
             if (r == NULL)
                 continue;
             w = fmax(w, cost_work(r, m, flags));
+            faults = fmax(faults, cost_faults(r, m));
             bytes = fmax(bytes, cost_combine(r->bytes_in, r->bytes_out, m->h_sum));
             msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
         double step =
-            k == COST_BSP ? w + m->g * bytes + m->L : w + m->gstar * (bytes + msgs * m->B) + m->L;
+            w + faults +
+            (k == COST_BSP ? m->g * bytes + m->L : m->gstar * (bytes + msgs * m->B) + m->L);
         if (per_step != NULL)
             per_step[s] = step;
         total += step;
@@ -88,7 +91,8 @@ static double no_prediction(const cost_trace *t, double *per_step)
  * with Φ_{0,j} = 0 and Ψ = max_j Φ_{R,j}. h is always in + out, whatever the
  * machine file's @ (which only the BSP-like formula (1) has). in and out are
  * bytes with other processes (cost_trace.h). A process without a record in a
- * column keeps its time; so does a partner. */
+ * column keeps its time; so does a partner. Process i's own page faults in the
+ * sync (cost_faults) come after its start, where its data lands. */
 static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double *per_step)
 {
     size_t np = (size_t)t->nprocs;
@@ -116,7 +120,7 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double
                 start = fmax(start, prev[j] + cost_work(q, m, flags));
                 h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, 1));
             }
-            next[i] = start + m->g * h + m->L;
+            next[i] = start + m->g * h + m->L + cost_faults(r, m);
             after = fmax(after, next[i]);
         }
         if (per_step != NULL)

@@ -136,13 +136,20 @@ static void self_traffic_left_out(void)
 }
 
 /* Page faults inside the sync (the trace's "faults") are no model's term:
- * charged only when predict sets m.fault (--faults), as the local work of the
- * process that took them. Process 0: w = 0.001, 10 faults; process 1: w =
+ * charged only when predict sets m.fault (--faults), after the work, where
+ * data lands (cost_faults). Process 0: w = 0.001, 10 faults; process 1: w =
  * 0.0012, no faults; 100 bytes from 0 to 1. BSP (g 1e-9, L 1e-5, in + out),
  * h = 100: uncharged max(0.001, 0.0012) + 1e-7 + 1e-5 = 0.0012101; at 5e-5 s
- * a fault W_0 = 0.001 + 10 · 5e-5 = 0.0015 > W_1 -> 0.0015101. EBSP: process 1
- * waits for its in-partner 0, the same 0.0015101. A record without the field
- * reads as -1 (not counted) and is never charged. */
+ * a fault, F_0 = 10 · 5e-5 = 0.0005 comes after the slower worker: 0.0012 +
+ * 0.0005 + 1e-7 + 1e-5 = 0.0017101 (not max(W_0 + F_0, W_1) = 0.0015101).
+ * BSP* (g* 2e-9, B 100): 0.0017 + 2e-9 · (100 + 100) + 1e-5 = 0.0017104.
+ * EBSP: process 0 has no in-partner, 0.001 + 1e-7 + 1e-5 + 0.0005 =
+ * 0.0015101; process 1 waits for 0's work only: 0.0012 + 1e-7 + 1e-5 =
+ * 0.0012101; the step ends at 0.0015101. On machine_groups.json: D-BSP's
+ * label-0 superstep of P = 2 uses the clusters of 2 (g 5e-10, ℓ 4e-6): 0.0017
+ * + 5e-8 + 4e-6 = 0.00170405; CCM charges a plain superstep as BSP (g 1e-9,
+ * L 1e-5): 0.0017101. A record without the field reads as -1 (not counted)
+ * and is never charged. */
 static void sync_faults_charged(void)
 {
     const char *text =
@@ -159,17 +166,22 @@ static void sync_faults_charged(void)
     CHECK(cost_trace_rec(&t, 0, 0)->faults == 10 && cost_trace_rec(&t, 0, 1)->faults == -1);
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.0012101}, 0.0012101);
     m.fault[0] = m.fault[1] = 5e-5;
-    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0017101}, 0.0017101);
+    expect_model(COST_BSPSTAR, &t, &m, 0, (double[]){0.0017104}, 0.0017104);
     expect_model(COST_EBSP, &t, &m, 0, (double[]){0.0015101}, 0.0015101);
+    load_machine("machine_groups.json", &m);
+    m.fault[0] = m.fault[1] = 5e-5;
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.00170405}, 0.00170405);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.0017101}, 0.0017101);
     cost_trace_free(&t);
 }
 
 /* The trace's "fresh" counts the faults on pages nothing had touched; --faults
  * kind charges those at the fresh-page cost (1e-6 s) and the others at the
  * read-before cost (5e-5 s). Process 0 as above, 10 faults of which 4 fresh:
- * W_0 = 0.001 + 4 · 1e-6 + 6 · 5e-5 = 0.001304 > W_1 = 0.0012 -> BSP 0.0013141.
- * More fresh pages than faults (a huge page takes one fault for 512 pages):
- * every fault is fresh, W_0 = 0.001 + 10 · 1e-6 < W_1 -> 0.0012101. */
+ * F_0 = 4 · 1e-6 + 6 · 5e-5 = 0.000304 -> BSP 0.0012 + 0.000304 + 1e-7 + 1e-5
+ * = 0.0015141. More fresh pages than faults (a huge page takes one fault for
+ * 512 pages): every fault is fresh, F_0 = 10 · 1e-6 -> 0.0012201. */
 static void sync_faults_by_kind(void)
 {
     const char *fmt =
@@ -182,7 +194,7 @@ static void sync_faults_by_kind(void)
                "\"self_msgs\":0,\"faults\":0,\"fresh\":0,\"from\":[0],\"t_enter\":0.0012,"
                "\"t_exit\":0.002}\n";
     const int fresh[2] = {4, 20};
-    const double want[2] = {0.0013141, 0.0012101};
+    const double want[2] = {0.0015141, 0.0012201};
     for (int k = 0; k < 2; k++) {
         char text[2048];
         snprintf(text, sizeof text, fmt, fresh[k]);

@@ -62,7 +62,8 @@ const char cmd_predict_help[] =
     "                     (default); group: it also holds the group that syncs\n"
     "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
     "                     of memory), which the papers' models have no term for,\n"
-    "                     added to their process's W: kind (the default when the\n"
+    "                     charged after the superstep's work, where data lands\n"
+    "                     (max W + max F + g*h + L): kind (the default when the\n"
     "                     machine file has both costs) charges a fault on a page\n"
     "                     the trace counted as fresh at the machine's cost of a\n"
     "                     first write to a fresh page and any other at the cost of\n"
@@ -443,13 +444,13 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     if (faults > 0 && m->fault[0] > 0 && m->fault[1] != m->fault[0])
         fprintf(out,
                 "faults      %lld page faults inside syncs, %lld on fresh pages charged %.4g s "
-                "each,\n            the others %.4g s each, as their process's work (--faults "
+                "each,\n            the others %.4g s each, after the superstep's work (--faults "
                 "%s)\n",
                 faults, fresh, m->fault[0], m->fault[1], fault_names[o->faults]);
     else if (faults > 0 && m->fault[0] > 0)
         fprintf(out,
-                "faults      %lld page faults inside syncs, each charged %.4g s as its process's "
-                "work (--faults %s)\n",
+                "faults      %lld page faults inside syncs, each charged %.4g s after the "
+                "superstep's work (--faults %s)\n",
                 faults, m->fault[0], fault_names[o->faults]);
     else if (faults > 0 && m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
         fprintf(out,
