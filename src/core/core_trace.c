@@ -80,6 +80,23 @@ void core_trace_free(core_proc *p)
     free(t->looked);
 }
 
+/* Page faults the calling thread has taken, or -1 where they say nothing of one
+ * process: under SMPI every simulated rank runs on the simulator's threads.
+ * A sync's faults are the first touch of memory (a destination that was never
+ * written, a buffer that grew): time that no model's g or L describes
+ * (docs/models.md, "Page faults in the sync"). */
+static int64_t thread_faults(void)
+{
+#ifdef POLYBSP_SMPI
+    return -1;
+#else
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+        return -1;
+    return (int64_t)ru.ru_minflt + (int64_t)ru.ru_majflt;
+#endif
+}
+
 void core_trace_start(core_proc *p)
 {
     core_tracer *t = &p->tr;
@@ -116,9 +133,16 @@ void core_trace_start(core_proc *p)
     }
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
+    t->faults_exit = thread_faults();
     t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
     t->ops = -1;
     t->bytes_out = t->msgs_out = 0;
+}
+
+void core_trace_thread_begins(core_proc *p)
+{
+    if (p->tr.on)
+        p->tr.faults_exit = thread_faults();
 }
 
 void core_trace_stop(core_proc *p) { p->tr.on = 0; }
@@ -136,23 +160,6 @@ void core_trace_add_self(core_proc *p, uint64_t n)
 {
     p->tr.self_bytes += n;
     p->tr.self_msgs++;
-}
-
-/* Page faults the calling thread has taken, or -1 where they say nothing of one
- * process: under SMPI every simulated rank runs on the simulator's threads.
- * A sync's faults are the first touch of memory (a destination that was never
- * written, a buffer that grew): time that no model's g or L describes
- * (docs/models.md, "Page faults in the sync"). */
-static int64_t thread_faults(void)
-{
-#ifdef POLYBSP_SMPI
-    return -1;
-#else
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
-        return -1;
-    return (int64_t)ru.ru_minflt + (int64_t)ru.ru_majflt;
-#endif
 }
 
 /* The superstep's copying time in seconds (its ticks, converted by the ratio
@@ -260,11 +267,16 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     core_tracer *t = &p->tr;
     /* Before a new block of records is touched: its faults are the tracer's. */
     int64_t faults = thread_faults();
+    int64_t faults_after = faults;
     size_t n = atomic_load_explicit(&t->published, memory_order_relaxed);
     if (n % CORE_TRACE_BLOCK == 0) {
         core_trace_block *b = malloc(sizeof *b);
         if (!b)
             core_fatal_oom("trace");
+        /* Touched whole now and counted apart, so that the records written
+         * later fault in neither the work nor a sync. */
+        memset(b, 0, sizeof *b);
+        faults_after = thread_faults();
         b->next = NULL;
         if (t->tail)
             t->tail->next = b;
@@ -276,6 +288,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     double now = core_now() - p->run->t0;
     r->faults = faults >= 0 && t->faults_enter >= 0 ? faults - t->faults_enter : -1;
     r->fresh = r->faults >= 0 ? t->fresh : -1;
+    r->w_faults =
+        t->faults_enter >= 0 && t->faults_exit >= 0 ? t->faults_enter - t->faults_exit : -1;
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
@@ -309,6 +323,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     t->ops = -1;
     t->bytes_out = t->msgs_out = 0;
     t->last_exit = now;
+    t->faults_exit = faults_after;
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
 }
 
@@ -335,6 +350,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
             (unsigned long long)r->self_bytes, (unsigned long long)r->self_msgs);
     if (r->faults >= 0)
         fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
+    if (r->w_faults >= 0)
+        fprintf(f, "\"w_faults\":%lld,", (long long)r->w_faults);
     fputs("\"from\":[", f);
     for (uint32_t i = 0; i < r->nfrom; i++)
         fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);

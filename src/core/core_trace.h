@@ -29,7 +29,8 @@ typedef struct core_trace_rec {
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs; /* of the above, what it moved to itself (in and out) */
     int64_t faults;                 /* page faults taken inside the sync; -1 where not known */
-    int64_t fresh; /* pages the sync wrote into that nothing had touched before; -1: not known */
+    int64_t w_faults; /* page faults taken during w (before the sync); -1 where not known */
+    int64_t fresh;    /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
     char *group; /* part path "i/j/..." below the whole run, or NULL at the top */
     uint32_t nfrom;
@@ -72,6 +73,7 @@ typedef struct core_tracer {
     unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
     int64_t faults_enter; /* the thread's page faults when the sync began */
+    int64_t faults_exit;  /* ... when the last sync ended, or tracing began */
     /* Pages of this sync's destinations that were never touched (each costs a
      * fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
@@ -103,6 +105,10 @@ struct core_run;
 void core_trace_init(struct core_proc *p);
 void core_trace_free(struct core_proc *p);
 void core_trace_start(struct core_proc *p);
+/* The process's own thread begins, after core_trace_start ran for it on
+ * another (the threads engine starts every tracer on the main thread): the
+ * page faults its work takes (w_faults) count from here, on its thread. */
+void core_trace_thread_begins(struct core_proc *p);
 void core_trace_stop(struct core_proc *p);
 void core_trace_add_source(struct core_proc *p, int src);
 /* Counts n bytes that process p moved to itself (already counted in and out):

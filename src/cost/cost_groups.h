@@ -71,13 +71,18 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  *  - with COST_USE_OPS, declared operations at the machine's rate where the
  *    record declares them and the machine has a rate (else measured, as above),
  *    plus the time bsp_trace_begin took making the trace file (setup, which
- *    measured w holds): the tracer's own start delays that process for real.
+ *    measured w holds): the tracer's own start delays that process for real,
+ *    and the page faults the trace counted during w (w_faults, the first
+ *    touch of memory the work made: no operation count holds them) at the
+ *    cost predict charges a fault on a fresh page (m->fault[0], 0 with
+ *    --faults none).
  * Page faults inside the sync are not work: see cost_faults. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
-    return (flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0 ? r->ops / m->rate + r->setup
-           : flags & COST_WORK_WHOLE                            ? r->w
-                                                                : r->w - r->copy;
+    if ((flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0)
+        return r->ops / m->rate + r->setup +
+               (r->w_faults > 0 && m->fault[0] > 0 ? (double)r->w_faults * m->fault[0] : 0);
+    return flags & COST_WORK_WHOLE ? r->w : r->w - r->copy;
 }
 
 /* The seconds of the page faults one record took inside its sync, when predict

@@ -160,6 +160,13 @@ static int read_count(cost_jctx *c, const json_t *obj, const char *key, uint64_t
     return 0;
 }
 
+/* An optional count >= 0: -1 when the record lacks it. */
+static int read_optional_count(cost_jctx *c, const json_t *obj, const char *key, long long *out)
+{
+    *out = -1;
+    return json_object_get(obj, key) == NULL ? 0 : cost_jint(c, obj, key, 0, LLONG_MAX, out);
+}
+
 /* self_bytes and self_msgs, optional (older writers counted a process's
  * traffic to itself without saying how much): both are part of the in and out
  * counts, which keep only the traffic with other processes. */
@@ -269,13 +276,10 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     if (read_part_of_w(&c, obj, "copy", r->w, &r->copy) < 0 ||
         read_part_of_w(&c, obj, "setup", r->w, &r->setup) < 0)
         return -1;
-    r->faults = -1; /* "not counted" (an older writer, or SMPI) */
-    if (json_object_get(obj, "faults") != NULL &&
-        cost_jint(&c, obj, "faults", 0, LLONG_MAX, &r->faults) < 0)
-        return -1;
-    r->fresh = -1; /* "not counted" (a writer before 2026-11-27) */
-    if (json_object_get(obj, "fresh") != NULL &&
-        cost_jint(&c, obj, "fresh", 0, LLONG_MAX, &r->fresh) < 0)
+    /* Absent: "not counted" (SMPI, or a writer from before the field). */
+    if (read_optional_count(&c, obj, "faults", &r->faults) < 0 ||
+        read_optional_count(&c, obj, "fresh", &r->fresh) < 0 ||
+        read_optional_count(&c, obj, "w_faults", &r->w_faults) < 0)
         return -1;
     if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||

@@ -32,16 +32,17 @@ typedef struct cost_group cost_group;
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32];    /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
-    char *group;      /* the part path "i/j/..." inside a partition, NULL at the top level */
-    long long op;     /* which collective of this process it belongs to; -1 when absent */
-    int level;        /* D-BSP cluster level: 0 = the whole machine */
-    double w;         /* seconds of local time before the sync */
-    double copy;      /* of w, seconds copying payloads for others (0: not timed) */
-    double setup;     /* of w, seconds bsp_trace_begin spent making the trace file */
-    double ops;       /* declared operations, or a negative value when not declared */
-    long long faults; /* page faults taken inside the sync, or -1 when not counted */
-    long long fresh;  /* pages written inside the sync that nothing had touched, or -1 */
+    char kind[32];      /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
+    char *group;        /* the part path "i/j/..." inside a partition, NULL at the top level */
+    long long op;       /* which collective of this process it belongs to; -1 when absent */
+    int level;          /* D-BSP cluster level: 0 = the whole machine */
+    double w;           /* seconds of local time before the sync */
+    double copy;        /* of w, seconds copying payloads for others (0: not timed) */
+    double setup;       /* of w, seconds bsp_trace_begin spent making the trace file */
+    double ops;         /* declared operations, or a negative value when not declared */
+    long long faults;   /* page faults taken inside the sync, or -1 when not counted */
+    long long fresh;    /* pages written inside the sync that nothing had touched, or -1 */
+    long long w_faults; /* page faults taken during w, or -1 when not counted */
     /* Traffic with the other processes: a process's puts, sends and gets to
      * itself (the file's self_bytes, self_msgs) are taken out of both sides. */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;

@@ -57,7 +57,9 @@ const char cmd_predict_help[] =
     "  --work WORK        measured: W is the measured local time w less the time\n"
     "                     the put and send calls spent copying payloads for others,\n"
     "                     which g*h charges (default); whole: all of w;\n"
-    "                     ops: W is the declared operations / the machine's rate\n"
+    "                     ops: W is the declared operations / the machine's rate,\n"
+    "                     plus the page faults the trace counted in the work\n"
+    "                     (w_faults) at the cost of a fault on a fresh page\n"
     "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
     "                     (default); group: it also holds the group that syncs\n"
     "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
@@ -394,6 +396,17 @@ static long long sync_faults(const cost_trace *t, long long *fresh)
     return n;
 }
 
+/* The page faults the trace counted during the work of the records that
+ * declare operations: what --work ops charges besides them (cost_work). */
+static long long work_faults(const cost_trace *t)
+{
+    long long n = 0;
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].ops >= 0 && t->recs[i].w_faults > 0)
+            n += t->recs[i].w_faults;
+    return n;
+}
+
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
                              const results *r)
 {
@@ -425,12 +438,19 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
             fprintf(out, " %s,", m->coll[i].name);
         fprintf(out, " partition, rejoin\n");
     }
-    if (o->flags & COST_USE_OPS)
+    if (o->flags & COST_USE_OPS) {
         fprintf(out,
                 "work        declared operations at %.4g per second (w where none are "
                 "declared)\n",
                 m->rate);
-    else if (o->flags & COST_WORK_WHOLE)
+        long long wf = work_faults(t);
+        if (wf > 0 && m->fault[0] > 0)
+            fprintf(out, "            and %lld page faults in the work at %.4g s each (w_faults)\n",
+                    wf, m->fault[0]);
+        else if (wf > 0)
+            fprintf(out, "            and %lld page faults in the work, not charged (--faults)\n",
+                    wf);
+    } else if (o->flags & COST_WORK_WHOLE)
         fprintf(out, "work        measured local time w, with the put calls' copying\n");
     else
         fprintf(out, "work        measured local time w less the put calls' copying (copy)\n");
@@ -663,6 +683,7 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
                                          : "measured");
     long long fresh, faults = sync_faults(t, &fresh);
     fprintf(out, "  \"sync_faults\": %lld,\n  \"sync_faults_fresh\": %lld,\n", faults, fresh);
+    fprintf(out, "  \"work_faults\": %lld,\n", o->flags & COST_USE_OPS ? work_faults(t) : 0);
     fprintf(out, "  \"faults\": \"%s\",\n  \"fault_charge\": ", fault_names[o->faults]);
     if (m->fault[0] > 0)
         fprintf(out, "{\"fresh\": %.17g, \"other\": %.17g},\n", m->fault[0], m->fault[1]);

@@ -133,6 +133,7 @@ static void *worker_main(void *arg)
     thr_worker *w = arg;
     touch_stack();
     enter(w->proc, &w->altstack);
+    core_trace_thread_begins(w->proc);
     worker = w;
     if (g.spmd)
         g.spmd();
