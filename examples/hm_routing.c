@@ -22,8 +22,8 @@
  * ceil(m/h). A message is a header (source, destination, number) and W
  * seeded 8-byte words. Every process checks that it ends up holding exactly
  * the messages addressed to it. Every superstep declares its work with
- * bsp_trace_ops (a record counted or moved: one operation per 8 bytes), for
- * `polybsp predict --work ops`.
+ * bsp_trace_ops_of(POLYBSP_OPS_WORD, ...) (a record counted, or moved: one
+ * word per 8 bytes), for `polybsp predict --work ops`.
  *
  * usage: hm_routing [--route direct|ascend] [--h H] [--m M] [--words W] [--k K]
  *                   [--seed S] [--reps R] [-p P] [--trace]
@@ -203,7 +203,7 @@ static void send_held(router *r, int (*target)(const router *, const head *, lon
         int t = target(r, &h, (long)i, arg);
         ex_buf_add(t == me ? &mine : &r->to[t], rec, rec_bytes());
     }
-    bsp_trace_ops((double)(n * rec_bytes() / 8));
+    bsp_trace_ops_of(POLYBSP_OPS_WORD, (double)(n * rec_bytes() / 8));
     r->sent += ex_send_batches(r->to, NULL);
     for (int q = 0; q < p; q++)
         r->to[q].len = 0;
@@ -283,7 +283,7 @@ static void spread_step(router *r, int base, int halves, int s0)
         memcpy(&h, r->held.data + i * rec_bytes(), sizeof h);
         mine[half_of(&sp, &h)]++;
     }
-    bsp_trace_ops((double)n);
+    bsp_trace_ops_of(POLYBSP_OPS_WORD, (double)n);
     long *all = gather_counts(mine, 2), total[2] = {0, 0};
     for (int q = 0; q < size; q++)
         for (int b = 0; b < 2; b++) {

@@ -65,7 +65,7 @@ static void spmd(void)
     for (int i = 0; i < nlocal; i++)
         x[i] = (double)i * p + s + 1; /* global index i*p+s holds the value i*p+s+1 */
     double mine = local_inprod(nlocal, x, x);
-    bsp_trace_ops(2.0 * nlocal); /* a multiply and an add per component */
+    bsp_trace_ops(4.0 * nlocal); /* a multiply and an add per component, to fill x and to sum */
     for (int t = 0; t < p; t++)
         bsp_put(t, &mine, partial, s * (int)sizeof mine, sizeof mine);
     bsp_sync();

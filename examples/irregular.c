@@ -7,7 +7,8 @@
  *
  * usage: irregular [ROUNDS [SEED]]   (default 40 rounds, seed 1)
  * Prints a checksum that the same P, ROUNDS and SEED always reproduce. Each
- * round declares its operations with bsp_trace_ops (for `predict --work ops`).
+ * round declares its work as words read (bsp_trace_ops_of, for `predict
+ * --work ops`).
  */
 #include <bsp.h>
 #include <polybsp.h>
@@ -58,7 +59,8 @@ static void spmd(void)
         /* Work: touch what arrived, more for busier processes. */
         for (size_t i = 0; i < (size_t)p * SLOT; i += 16)
             checksum = checksum * 31 + in[i];
-        bsp_trace_ops(2.0 * (double)p * SLOT / 16); /* a multiply and an add per byte read */
+        /* one word read (a byte of it) per 16 bytes, with a multiply and an add */
+        bsp_trace_ops_of(POLYBSP_OPS_WORD, (double)p * SLOT / 16);
         int heavy = (s + r) % 4 == 0; /* a rotating quarter of the processes is busy */
         int nputs = (int)(next_random(&state) % (heavy ? 8 : 2));
         for (int k = 0; k < nputs; k++) {

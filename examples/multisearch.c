@@ -17,7 +17,8 @@
  * Queries held by a node's owner are searched and passed on in every superstep;
  * one last superstep delivers the last answers home: 3*depth + 1 supersteps.
  * Each superstep declares its comparisons (searches and sorts) with
- * bsp_trace_ops, so that `polybsp predict --work ops` can predict a trace.
+ * bsp_trace_ops_of(POLYBSP_OPS_COMPARE, ...), so that `polybsp predict --work
+ * ops` can predict a trace.
  *
  * Two mappings of nodes to processes (levels with at most P nodes go to
  * distinct processes in both):
@@ -288,7 +289,7 @@ static void exchange(ms *m)
 {
     for (int k = 0; k < NKINDS; k++)
         m->stats[2] += ex_send_batches(m->to + k * m->p, &k);
-    bsp_trace_ops(m->ops); /* for `polybsp predict --work ops` */
+    bsp_trace_ops_of(POLYBSP_OPS_COMPARE, m->ops); /* for `polybsp predict --work ops` */
     m->ops = 0;
     bsp_sync();
     for (int k = 0; k < NKINDS; k++) {

@@ -79,9 +79,19 @@ POLYBSP_API double bsp_r(void);
  * The file is written at bsp_end, or when the run stops on an error. */
 POLYBSP_API void bsp_trace_begin(void);
 POLYBSP_API void bsp_trace_end(void);
-/* Declares ops operations of local work in the current superstep (as BSPedupack
- * counts flops), for `polybsp predict --work ops`. */
+/* Declares ops floating-point operations of local work in the current superstep
+ * (as BSPedupack counts flops), for `polybsp predict --work ops`. */
 POLYBSP_API void bsp_trace_ops(double ops);
+/* The kinds of operations a superstep's work can be declared in: each has its
+ * own rate, which `polybsp probe` measures with a kernel of that kind. */
+typedef enum polybsp_ops_kind {
+    POLYBSP_OPS_FLOP,    /* floating-point operations (bsp_trace_ops) */
+    POLYBSP_OPS_COMPARE, /* comparisons of data that decide a branch: searching, sorting */
+    POLYBSP_OPS_WORD     /* 8-byte words moved or read: copying, packing, scanning */
+} polybsp_ops_kind;
+/* Declares ops operations of the given kind in the current superstep; kinds
+ * add up (W = flops / r + compares / r_compare + words / r_word). */
+POLYBSP_API void bsp_trace_ops_of(polybsp_ops_kind kind, double ops);
 
 #ifdef __cplusplus
 }

@@ -87,14 +87,28 @@ void bsp_trace_end(void)
         core_trace_stop(p);
 }
 
-void bsp_trace_ops(double ops)
+_Static_assert(POLYBSP_OPS_WORD + 1 == CORE_OPS_KINDS, "a kind of operations without its key");
+
+static void declare_ops(const char *call, int kind, double ops)
 {
-    core_proc *p = api_self("bsp_trace_ops");
+    core_proc *p = api_self(call);
     if (!(ops >= 0))
-        core_fatal("bsp_trace_ops", "operation count %g is not a number >= 0", ops);
+        core_fatal(call, "operation count %g is not a number >= 0", ops);
     /* A declared 0 (a superstep of pure communication) is written as such:
      * `predict --work ops` then charges no work, not the measured w. */
-    p->tr.ops = (p->tr.ops > 0 ? p->tr.ops : 0) + ops;
+    p->tr.ops[kind] = (p->tr.ops[kind] > 0 ? p->tr.ops[kind] : 0) + ops;
+}
+
+void bsp_trace_ops(double ops) { declare_ops("bsp_trace_ops", POLYBSP_OPS_FLOP, ops); }
+
+void bsp_trace_ops_of(polybsp_ops_kind kind, double ops)
+{
+    if ((unsigned)kind >= CORE_OPS_KINDS)
+        core_fatal("bsp_trace_ops_of",
+                   "unknown kind %d (expected POLYBSP_OPS_FLOP, POLYBSP_OPS_COMPARE or "
+                   "POLYBSP_OPS_WORD)",
+                   (int)kind);
+    declare_ops("bsp_trace_ops_of", (int)kind, ops);
 }
 
 int bsp_partition(int nparts, const double *weights)

@@ -65,7 +65,7 @@ double bsp_B(void) { return api_machine("bsp_B")->B; }
 double bsp_r(void)
 {
     const cost_machine *m = api_machine("bsp_r");
-    if (!(m->rate > 0))
+    if (!(m->rate[0] > 0))
         core_fatal("bsp_r", "%s: field 'rate.ops_per_second': missing", getenv("POLYBSP_MACHINE"));
-    return m->rate;
+    return m->rate[0];
 }

@@ -135,7 +135,8 @@ void core_trace_start(core_proc *p)
     t->on = 1;
     t->faults_exit = thread_faults();
     t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
-    t->ops = -1;
+    for (int k = 0; k < CORE_OPS_KINDS; k++)
+        t->ops[k] = -1;
     t->bytes_out = t->msgs_out = 0;
 }
 
@@ -299,7 +300,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->copy = copy_seconds(t, now + p->run->t0, r->w);
     r->setup = t->setup < r->w ? t->setup : r->w;
     t->setup = 0;
-    r->ops = t->ops;
+    memcpy(r->ops, t->ops, sizeof r->ops);
     r->t_enter = t->t_enter;
     r->t_exit = now;
     r->bytes_out = t->bytes_out + atomic_exchange(&t->served_bytes, 0);
@@ -320,7 +321,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
             t->seen[t->from[i]] = 0;
     }
     t->nfrom = 0;
-    t->ops = -1;
+    for (int k = 0; k < CORE_OPS_KINDS; k++)
+        t->ops[k] = -1;
     t->bytes_out = t->msgs_out = 0;
     t->last_exit = now;
     t->faults_exit = faults_after;
@@ -340,8 +342,9 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
         fprintf(f, "\"copy\":%.9g,", r->copy);
     if (r->setup > 0)
         fprintf(f, "\"setup\":%.9g,", r->setup);
-    if (r->ops >= 0)
-        fprintf(f, "\"ops\":%.17g,", r->ops);
+    for (int k = 0; k < CORE_OPS_KINDS; k++)
+        if (r->ops[k] >= 0)
+            fprintf(f, "\"%s\":%.17g,", core_ops_key(k), r->ops[k]);
     fprintf(f,
             "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,"
             "\"self_bytes\":%llu,\"self_msgs\":%llu,",

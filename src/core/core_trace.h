@@ -11,6 +11,8 @@
 #ifndef POLYBSP_CORE_TRACE_H
 #define POLYBSP_CORE_TRACE_H
 
+#include "core/core_ops.h"
+
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,7 +25,8 @@
 typedef struct core_trace_rec {
     unsigned long step;
     unsigned long op; /* collective instance, for collective kinds */
-    double w, ops, t_enter, t_exit;
+    double w, t_enter, t_exit;
+    double ops[CORE_OPS_KINDS]; /* declared operations of each kind; -1: not declared */
     double copy;  /* of w, seconds spent copying payloads into out buffers; -1: not timed */
     double setup; /* of w, seconds bsp_trace_begin spent making the trace file */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
@@ -87,7 +90,7 @@ typedef struct core_tracer {
      * into seconds: the copy is communication, which the probe's g includes. */
     uint64_t copy_ticks, ticks0;
     double clock0;
-    double ops;   /* declared with bsp_trace_ops this superstep; -1 while none is */
+    double ops[CORE_OPS_KINDS]; /* declared this superstep, per kind; -1 while none is */
     double setup; /* seconds core_trace_start spent making the file, for the next record */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */

@@ -68,9 +68,11 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  *    whole supersteps, puts included, so g·h already holds that copy, and the
  *    papers' W is the computation alone;
  *  - with COST_WORK_WHOLE, w as measured, copy included;
- *  - with COST_USE_OPS, declared operations at the machine's rate where the
- *    record declares them and the machine has a rate (else measured, as above),
- *    plus the time bsp_trace_begin took making the trace file (setup, which
+ *  - with COST_USE_OPS, where the record declares operations, each kind at
+ *    the machine's rate for it (W = flops / r + compares / r_compare + words
+ *    / r_word; predict refuses a trace that declares a kind the machine file
+ *    has no rate for, and a kind never declared counts 0), else measured, as
+ *    above; plus the time bsp_trace_begin took making the trace file (setup, which
  *    measured w holds): the tracer's own start delays that process for real,
  *    and the page faults the trace counted during w (w_faults, the first
  *    touch of memory the work made: no operation count holds them) at the
@@ -79,9 +81,14 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  * Page faults inside the sync are not work: see cost_faults. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
-    if ((flags & COST_USE_OPS) && r->ops >= 0 && m->rate > 0)
-        return r->ops / m->rate + r->setup +
-               (r->w_faults > 0 && m->fault[0] > 0 ? (double)r->w_faults * m->fault[0] : 0);
+    if ((flags & COST_USE_OPS) && cost_rec_declares(r)) {
+        double w =
+            r->setup + (r->w_faults > 0 && m->fault[0] > 0 ? (double)r->w_faults * m->fault[0] : 0);
+        for (int k = 0; k < CORE_OPS_KINDS; k++)
+            if (r->ops[k] > 0 && m->rate[k] > 0)
+                w += r->ops[k] / m->rate[k];
+        return w;
+    }
     return flags & COST_WORK_WHOLE ? r->w : r->w - r->copy;
 }
 

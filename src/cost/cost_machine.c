@@ -249,7 +249,7 @@ typedef struct num_section {
     } num[2];
 } num_section;
 
-enum { SECTION_BSP = 0, NUM_SECTIONS = 5 };
+enum { SECTION_BSP = 0, NUM_SECTIONS = 6 };
 static const num_section num_sections[NUM_SECTIONS] = {
     {"bsp",
      "an object with g and L",
@@ -264,6 +264,11 @@ static const num_section num_sections[NUM_SECTIONS] = {
      "an object with ops_per_second",
      1,
      {{"ops_per_second", COST_POS, offsetof(cost_machine, rate)}}},
+    {"op_rates",
+     "an object with compares_per_second and words_per_second",
+     2,
+     {{"compares_per_second", COST_POS, offsetof(cost_machine, rate) + sizeof(double)},
+      {"words_per_second", COST_POS, offsetof(cost_machine, rate) + 2 * sizeof(double)}}},
     {"page_fault",
      "an object with fresh and after_read",
      2,

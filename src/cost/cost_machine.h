@@ -10,6 +10,8 @@
 #ifndef POLYBSP_COST_MACHINE_H
 #define POLYBSP_COST_MACHINE_H
 
+#include "core/core_ops.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -87,7 +89,9 @@ typedef struct cost_machine {
     size_t nsizes; /* table 11 */
     double t11_h[COST_MAX_SIZES], t11_averr[COST_MAX_SIZES], t11_maxerr[COST_MAX_SIZES];
     double gstar, B; /* BSP*: seconds per byte, critical block size in bytes */
-    double rate;     /* local operations per second */
+    /* Local operations per second of each kind (core_ops.h): [0] flops, in
+     * "rate"; [1] comparisons and [2] words, in "op_rates"; 0: not measured. */
+    double rate[CORE_OPS_KINDS];
     /* Seconds per page fault on the first write to a fresh page [0] and to a
      * page that was only read before [1]; 0: not measured. */
     double fault_touch[2];

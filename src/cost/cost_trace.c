@@ -269,9 +269,13 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     r->level = (int)level;
     if (cost_jnum(&c, obj, "w", COST_NONNEG, &r->w) < 0)
         return -1;
-    r->ops = -1; /* "not declared" */
-    if (json_object_get(obj, "ops") != NULL && cost_jnum(&c, obj, "ops", COST_NONNEG, &r->ops) < 0)
-        return -1;
+    for (int k = 0; k < CORE_OPS_KINDS; k++) {
+        const char *key = core_ops_key(k);
+        r->ops[k] = -1; /* "not declared" */
+        if (json_object_get(obj, key) != NULL &&
+            cost_jnum(&c, obj, key, COST_NONNEG, &r->ops[k]) < 0)
+            return -1;
+    }
     /* Absent copy: "not timed" (an older writer, or SMPI), all of w is work. */
     if (read_part_of_w(&c, obj, "copy", r->w, &r->copy) < 0 ||
         read_part_of_w(&c, obj, "setup", r->w, &r->setup) < 0)

@@ -13,6 +13,8 @@
 #ifndef POLYBSP_COST_TRACE_H
 #define POLYBSP_COST_TRACE_H
 
+#include "core/core_ops.h"
+
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -32,17 +34,17 @@ typedef struct cost_group cost_group;
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32];      /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
-    char *group;        /* the part path "i/j/..." inside a partition, NULL at the top level */
-    long long op;       /* which collective of this process it belongs to; -1 when absent */
-    int level;          /* D-BSP cluster level: 0 = the whole machine */
-    double w;           /* seconds of local time before the sync */
-    double copy;        /* of w, seconds copying payloads for others (0: not timed) */
-    double setup;       /* of w, seconds bsp_trace_begin spent making the trace file */
-    double ops;         /* declared operations, or a negative value when not declared */
-    long long faults;   /* page faults taken inside the sync, or -1 when not counted */
-    long long fresh;    /* pages written inside the sync that nothing had touched, or -1 */
-    long long w_faults; /* page faults taken during w, or -1 when not counted */
+    char kind[32]; /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
+    char *group;   /* the part path "i/j/..." inside a partition, NULL at the top level */
+    long long op;  /* which collective of this process it belongs to; -1 when absent */
+    int level;     /* D-BSP cluster level: 0 = the whole machine */
+    double w;      /* seconds of local time before the sync */
+    double copy;   /* of w, seconds copying payloads for others (0: not timed) */
+    double setup;  /* of w, seconds bsp_trace_begin spent making the trace file */
+    double ops[CORE_OPS_KINDS]; /* declared operations per kind (core_ops.h); -1: not declared */
+    long long faults;           /* page faults taken inside the sync, or -1 when not counted */
+    long long fresh;            /* pages written inside the sync that nothing had touched, or -1 */
+    long long w_faults;         /* page faults taken during w, or -1 when not counted */
     /* Traffic with the other processes: a process's puts, sends and gets to
      * itself (the file's self_bytes, self_msgs) are taken out of both sides. */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
@@ -78,6 +80,15 @@ static inline unsigned long cost_trace_len(const cost_trace *t, int pid)
 static inline cost_rec *cost_trace_rec(const cost_trace *t, unsigned long k, int pid)
 {
     return k < cost_trace_len(t, pid) ? &t->recs[t->start[pid] + k] : NULL;
+}
+
+/* Whether the record declares its work (operations of any kind). */
+static inline int cost_rec_declares(const cost_rec *r)
+{
+    for (int k = 0; k < CORE_OPS_KINDS; k++)
+        if (r->ops[k] >= 0)
+            return 1;
+    return 0;
 }
 
 /* The record's group path, "" at the top level. */

@@ -35,7 +35,7 @@ static struct {
 /* probe_measure_rate's argument. */
 typedef struct rate_job {
     double seconds;
-    double rate, fault[2]; /* out; fault: fresh, read before */
+    double rate[CORE_OPS_KINDS], fault[2]; /* out: per kind (core_ops.h); fresh, read before */
 } rate_job;
 
 static void *alloc_or_abort(size_t nbytes)
@@ -132,18 +132,94 @@ static void comm(const probe_job *job, probe_job *out)
 }
 
 enum { DAXPY_N = 1024, RATE_TIMINGS = 5 };
+/* The comparison kernel's sorted table (256 KiB: the size of a search tree
+ * that stays in a core's L2) and its searches per repetition; the word
+ * kernel's gather (256 KiB of words, read through a shuffled index). */
+enum { SEARCH_LOG = 16, SEARCH_N = 1 << SEARCH_LOG, SEARCHES = 256, WORDS_N = 32768 };
 
-/* Seconds for iters DAXPYs y += a*x on vectors of DAXPY_N doubles; a alternates in
- * sign so that y stays bounded however long it runs. */
-static double daxpy_time(double *x, double *y, long iters)
+/* A kernel of one kind of operations: its data, and the seconds iters
+ * repetitions take. */
+typedef struct kernel {
+    double *x, *y;   /* DAXPY */
+    int32_t *sorted; /* compare: SEARCH_N ascending keys */
+    uint64_t *words; /* word: WORDS_N to read, WORDS_N to write */
+    size_t *order;   /* word: a permutation of 0 .. WORDS_N - 1 */
+    uint64_t found;  /* read at the end, so that no loop is dropped as unused */
+} kernel;
+typedef double (*kernel_time)(kernel *k, long iters);
+
+/* DAXPYs y += a*x on vectors of DAXPY_N doubles (2 DAXPY_N flops each); a
+ * alternates in sign so that y stays bounded however long it runs. */
+static double daxpy_time(kernel *k, long iters)
 {
     double t0 = bsp_time();
     for (long it = 0; it < iters; it++) {
         double a = it % 2 ? -1.0 / 3.0 : 1.0 / 3.0;
         for (int i = 0; i < DAXPY_N; i++)
-            y[i] += a * x[i];
+            k->y[i] += a * k->x[i];
     }
     return bsp_time() - t0;
+}
+
+/* SEARCHES binary searches of pseudo-random keys in the sorted table, each
+ * SEARCH_LOG comparisons that decide where the next one looks. */
+static double search_time(kernel *k, long iters)
+{
+    uint32_t key = 2463534242u;
+    uint64_t found = 0;
+    double t0 = bsp_time();
+    for (long it = 0; it < iters; it++)
+        for (int s = 0; s < SEARCHES; s++) {
+            key ^= key << 13;
+            key ^= key >> 17;
+            key ^= key << 5;
+            int32_t want = (int32_t)(key >> 1);
+            size_t lo = 0;
+            for (size_t step = SEARCH_N / 2; step > 0; step /= 2)
+                if (k->sorted[lo + step] <= want)
+                    lo += step;
+            found += lo;
+        }
+    double t = bsp_time() - t0;
+    k->found += found;
+    return t;
+}
+
+/* Gathers of WORDS_N 8-byte words in a shuffled order into a second array, as
+ * packing records by destination moves them: a load of an index, of a word
+ * and a store each. */
+static double words_time(kernel *k, long iters)
+{
+    uint64_t *from = k->words, *to = k->words + WORDS_N;
+    double t0 = bsp_time();
+    for (long it = 0; it < iters; it++) {
+        for (int i = 0; i < WORDS_N; i++)
+            to[i] = from[k->order[i]] + (uint64_t)it;
+        __asm__ volatile("" : : "r"(to) : "memory"); /* each pass is kept */
+    }
+    return bsp_time() - t0;
+}
+
+/* Operations per second of a kernel doing ops operations per repetition:
+ * doubles the repetitions until one timing lasts share (so that the clock's
+ * resolution does not matter), then the median of a few. A clock that
+ * computation hardly moves (a simulator told not to charge it:
+ * smpi/simulate-computation:no, or a tiny smpi/host-speed) would have the loop
+ * double for hours: past 2^23 repetitions (1.7e10 flops fill the share of a
+ * 100 Gflop/s core) the rate is not measurable: 0 (left out of the machine
+ * file); at the cap, an eighth of the share still times well. */
+static double kernel_rate(kernel_time time, kernel *k, double ops, double share)
+{
+    double t;
+    long iters = 1;
+    while ((t = time(k, iters)) < share && iters < (1L << 23))
+        iters *= 2;
+    if (t < share / 8)
+        return 0;
+    double r[RATE_TIMINGS];
+    for (int i = 0; i < RATE_TIMINGS; i++)
+        r[i] = ops * (double)iters / time(k, iters);
+    return cost_median(r, RATE_TIMINGS);
 }
 
 enum { FAULT_PAGES = 256, FAULT_TIMINGS = 5 };
@@ -181,54 +257,62 @@ static double fault_seconds(int read_first)
 static void rate(double seconds, rate_job *out)
 {
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
-    /* rates[q]: process q's rate; rates[(1 + k) P + q]: its seconds per page
-     * fault, k = 0 fresh, 1 read before. */
-    double x[DAXPY_N], y[DAXPY_N], *rates = alloc_or_abort(3 * (size_t)P * sizeof *rates);
+    /* rates[k P + q]: process q's rate of kind k (core_ops.h), then for k =
+     * CORE_OPS_KINDS + f its seconds per page fault, f = 0 fresh, 1 read before. */
+    enum { MEASURES = CORE_OPS_KINDS + 2 };
+    double x[DAXPY_N], y[DAXPY_N], *rates = alloc_or_abort(MEASURES * (size_t)P * sizeof *rates);
+    kernel k = {.x = x,
+                .y = y,
+                .sorted = alloc_or_abort(SEARCH_N * sizeof *k.sorted),
+                .words = alloc_or_abort(2 * WORDS_N * sizeof *k.words),
+                .order = alloc_or_abort(WORDS_N * sizeof *k.order)};
     for (int i = 0; i < DAXPY_N; i++) {
         x[i] = 1.0 + i;
         y[i] = 0.0;
     }
-    bsp_push_reg(rates, (bsp_size_t)(3 * (size_t)P * sizeof *rates));
+    for (int i = 0; i < SEARCH_N; i++) /* ascending over all of int32_t's positive half */
+        k.sorted[i] = (int32_t)((uint32_t)i << (31 - SEARCH_LOG));
+    for (int i = 0; i < 2 * WORDS_N; i++)
+        k.words[i] = (uint64_t)i;
+    uint64_t seed = 42;
+    for (size_t i = 0; i < WORDS_N; i++)
+        k.order[i] = i;
+    probe_shuffle(&seed, k.order, WORDS_N);
+    bsp_push_reg(rates, (bsp_size_t)(MEASURES * (size_t)P * sizeof *rates));
     bsp_sync();
-    /* Double the loop until one timing lasts a fair share of the time, so that the
-     * clock's resolution does not matter; then take the median of a few. */
-    double share = seconds / (RATE_TIMINGS + 2), t;
-    long iters = 1;
-    /* A clock that computation hardly moves (a simulator told not to charge
-     * it: smpi/simulate-computation:no, or a tiny smpi/host-speed) would have
-     * the loop double for hours. 2^23 iterations (1.7e10 flops) fill the share
-     * of a 100 Gflop/s core; beyond, the rate is not measurable: 0 (left out of
-     * the machine file). */
-    while ((t = daxpy_time(x, y, iters)) < share && iters < (1L << 23))
-        iters *= 2;
-    double r[RATE_TIMINGS], mine = 0;
-    if (t >= share / 8) { /* at the cap, an eighth still times well */
-        for (int k = 0; k < RATE_TIMINGS; k++)
-            r[k] = 2.0 * DAXPY_N * (double)iters / daxpy_time(x, y, iters);
-        mine = cost_median(r, RATE_TIMINGS);
+    /* The flop rate as before, with most of the time; the other kinds share a
+     * third as much each. */
+    double share = seconds / (RATE_TIMINGS + 2);
+    const kernel_time times[CORE_OPS_KINDS] = {daxpy_time, search_time, words_time};
+    const double ops[CORE_OPS_KINDS] = {2.0 * DAXPY_N, (double)SEARCHES * SEARCH_LOG, WORDS_N};
+    for (int kind = 0; kind < CORE_OPS_KINDS; kind++) {
+        double mine = kernel_rate(times[kind], &k, ops[kind], kind == 0 ? share : share / 3);
+        bsp_put(0, &mine, rates, (bsp_size_t)(((size_t)kind * P + s) * sizeof mine),
+                (bsp_size_t)sizeof mine);
     }
     /* Reading all of y keeps the compiler from dropping the loop as unused work. */
-    double sum = 0;
+    double sum = (double)(k.found % 2);
     for (int i = 0; i < DAXPY_N; i++)
         sum += y[i];
     volatile double keep = sum;
     (void)keep;
-    bsp_put(0, &mine, rates, (bsp_size_t)((size_t)s * sizeof mine), (bsp_size_t)sizeof mine);
-    for (int k = 0; k < 2; k++) {
-        double fault = fault_seconds(k);
-        bsp_put(0, &fault, rates, (bsp_size_t)((size_t)((1 + k) * P + s) * sizeof fault),
+    for (int f = 0; f < 2; f++) {
+        double fault = fault_seconds(f);
+        bsp_put(0, &fault, rates,
+                (bsp_size_t)(((size_t)(CORE_OPS_KINDS + f) * P + s) * sizeof fault),
                 (bsp_size_t)sizeof fault);
     }
     bsp_sync();
-    if (s == 0) {
-        double sums[3] = {0, 0, 0};
-        for (int k = 0; k < 3; k++)
+    if (s == 0)
+        for (int m = 0; m < MEASURES; m++) {
+            double sum_m = 0;
             for (int q = 0; q < P; q++)
-                sums[k] += rates[k * P + q];
-        out->rate = sums[0] / P;
-        out->fault[0] = sums[1] / P;
-        out->fault[1] = sums[2] / P;
-    }
+                sum_m += rates[m * P + q];
+            *(m < CORE_OPS_KINDS ? &out->rate[m] : &out->fault[m - CORE_OPS_KINDS]) = sum_m / P;
+        }
+    free(k.sorted);
+    free(k.words);
+    free(k.order);
     free(rates);
 }
 
@@ -307,13 +391,13 @@ void probe_measure_comm(probe_job *job)
     run_section(job->nprocs, 0, job);
 }
 
-double probe_measure_rate(int nprocs, double seconds, double fault[2])
+void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2])
 {
     rate_job r = {.seconds = seconds};
     run_section(nprocs, 1, &r);
+    memcpy(rate, r.rate, sizeof r.rate);
     fault[0] = r.fault[0];
     fault[1] = r.fault[1];
-    return r.rate;
 }
 
 void probe_section(int nprocs, void (*body)(void *arg), void *arg)

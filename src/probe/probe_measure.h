@@ -65,12 +65,15 @@ void probe_spmd(void);
  * have its buffers stops the run with bsp_abort. */
 void probe_measure_comm(probe_job *job);
 
-/* The computation rate r in flop/s of a DAXPY loop on vectors that fit the cache
- * (as BSPedupack's bspbench), run on all P processes at once for about seconds,
- * averaged over the processes; and into fault the seconds one page fault costs,
+/* The computation rates, run on all P processes at once for about seconds,
+ * averaged over the processes, into rate per kind of operations (core_ops.h):
+ * [0] flop/s of a DAXPY loop on vectors that fit the cache (as BSPedupack's
+ * bspbench), [1] comparisons per second of binary searches in a sorted table
+ * of 256 KiB, [2] 8-byte words per second gathered from 256 KiB in a
+ * shuffled order; 0 where not measurable. Into fault the seconds one page fault costs,
  * all processes at once, averaged likewise: [0] the first write to a fresh
  * page, [1] the first write to a page that was only read before. */
-double probe_measure_rate(int nprocs, double seconds, double fault[2]);
+void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2]);
 
 /* Runs body(arg) as one SPMD section of nprocs processes, between bsp_begin and
  * bsp_end: the other measurements of the probe (D-BSP levels, CCM) are sections

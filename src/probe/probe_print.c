@@ -234,9 +234,14 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
         fprintf(f,
                 "BSP*        no usable plane over %zu cells (timings too noisy); g* = g, B = 0\n",
                 s->bspstar_cells);
-    if (m->rate > 0)
-        fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, %s)\n", m->rate,
+    if (m->rate[0] > 0)
+        fprintf(f, "rate        r = %.4E flop/s (DAXPY on 1024 doubles, %s)\n", m->rate[0],
                 strcmp(m->engine, "smpi") == 0 ? "one simulated core" : "mean over the processes");
+    if (m->rate[1] > 0 && m->rate[2] > 0)
+        fprintf(f,
+                "            %.4E compares/s (binary searches in 256 KiB), %.4E words/s (shuffled "
+                "gathers of 256 KiB)\n",
+                m->rate[1], m->rate[2]);
     else
         fputs("rate        not measurable: computation takes no time on this clock (left out of "
               "the machine file)\n",

@@ -428,8 +428,8 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
             r.sim_total += model_weight(ccm_procs[p], t->nccm_sizes);
         enter_phase(&r, 1, "computation rate", 0);
         tick(&r);
-        s->m.rate = probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget),
-                                       s->m.fault_touch);
+        probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget), s->m.rate,
+                           s->m.fault_touch);
         if (o->simulated) /* the simulator's traces count no faults: nothing to charge */
             s->m.fault_touch[0] = s->m.fault_touch[1] = 0;
     }

@@ -96,7 +96,7 @@ static void model_midrun_ops(void)
     CHECK(t.first_step == 5 && t.nsteps == 2 && t.dropped == 1 && t.complete == 0);
     SAME_STR(t.reason, "bsp_abort: stop");
     SAME_STR(cost_trace_rec(&t, 1, 0)->kind, "bcast");
-    CHECK(cost_trace_rec(&t, 0, 1)->ops == 1e6 && cost_trace_rec(&t, 1, 1)->ops < 0);
+    CHECK(cost_trace_rec(&t, 0, 1)->ops[0] == 1e6 && !cost_rec_declares(cost_trace_rec(&t, 1, 1)));
     expect_model(COST_REAL, &t, &m, 0, (double[]){0.0013, 0.0008}, 0.0021);
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.00101, 0.00051}, 0.00152);
     expect_model(COST_BSP, &t, &m, 1, (double[]){0.00201, 0.00051}, 0.00252);
@@ -322,6 +322,28 @@ static void work_faults_with_ops(void)
     cost_trace_free(&t);
 }
 
+/* Declared work of several kinds, each at its own rate: W = flops / r +
+ * compares / r_compare + words / r_word. kinds.jsonl: process 0 declares 1e5
+ * flops, 1e4 compares and 5e4 words; process 1 2e4 compares only. Rates 1e9,
+ * 1e8 and 5e8: W_0 = 1e-4 + 1e-4 + 1e-4 = 3e-4, W_1 = 2e-4 (its flops and
+ * words count 0, not its measured w) -> BSP (g 1e-9, L 1e-5, h = 100) 3e-4 +
+ * 1.01e-5 = 0.0003101; measured 0.001 + 1.01e-5. */
+static void ops_of_kinds(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("kinds.jsonl", &t);
+    load_machine("machine.json", &m);
+    const cost_rec *r0 = cost_trace_rec(&t, 0, 0), *r1 = cost_trace_rec(&t, 0, 1);
+    CHECK(r0->ops[0] == 1e5 && r0->ops[1] == 1e4 && r0->ops[2] == 5e4);
+    CHECK(r1->ops[0] < 0 && r1->ops[1] == 2e4 && r1->ops[2] < 0 && cost_rec_declares(r1));
+    m.rate[1] = 1e8;
+    m.rate[2] = 5e8;
+    expect_model(COST_BSP, &t, &m, COST_USE_OPS, (double[]){0.0003101}, 0.0003101);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0010101}, 0.0010101);
+    cost_trace_free(&t);
+}
+
 static const struct test_case cases[] = {
     {"model_two_pairs", model_two_pairs},
     {"model_two_pairs_max", model_two_pairs_max},
@@ -336,6 +358,7 @@ static const struct test_case cases[] = {
     {"copy_left_out_of_w", copy_left_out_of_w},
     {"setup_stays_in_w", setup_stays_in_w},
     {"work_faults_with_ops", work_faults_with_ops},
+    {"ops_of_kinds", ops_of_kinds},
 };
 
 CHECK_MAIN(cases)

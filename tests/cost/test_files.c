@@ -111,7 +111,8 @@ static void machine_read_full(void)
     CHECK(m.put[COST_ALLTOALL].measured && m.put[COST_ALLTOALL].nsizes == 2);
     CHECK(!m.put[COST_PINGPONG].measured && !m.hpput[COST_EXCHANGE].measured);
     CHECK(m.nsizes == 2 && m.t11_maxerr[0] == 304);
-    CHECK(m.gstar == 2e-9 && m.B == 100 && m.rate == 1e9 && m.spread == 3.5);
+    CHECK(m.gstar == 2e-9 && m.B == 100 && m.rate[0] == 1e9 && m.rate[1] == 0 && m.rate[2] == 0 &&
+          m.spread == 3.5);
     SAME_STR(cost_pattern_name(COST_ALLTOONE), "alltoone");
 }
 
@@ -119,7 +120,8 @@ static void machine_read_minimal(void)
 {
     cost_machine m;
     load_machine("machine_max.json", &m);
-    CHECK(m.h_sum == 0 && m.gstar == 0 && m.B == 0 && m.rate == 0 && m.spread == 0);
+    CHECK(m.h_sum == 0 && m.gstar == 0 && m.B == 0 && m.rate[0] == 0 && m.rate[1] == 0 &&
+          m.spread == 0);
     CHECK(m.nsizes == 0);
     for (int i = 0; i < COST_NPATTERNS; i++)
         CHECK(!m.put[i].measured && !m.hpput[i].measured);
@@ -361,7 +363,7 @@ static void trace_read_fields(void)
     /* Lines come grouped by pid; records are stored by (step, pid). */
     const cost_rec *r = cost_trace_rec(&t, 1, 2);
     CHECK(r->step == 1 && r->pid == 2 && r->nfrom == 1 && r->from[0] == 3);
-    CHECK(r->bytes_out == 100000 && r->msgs_in == 10 && r->level == 0 && r->ops < 0);
+    CHECK(r->bytes_out == 100000 && r->msgs_in == 10 && r->level == 0 && !cost_rec_declares(r));
     CHECK(r->w == 0.0001 && r->t_enter == 0.0013 && r->t_exit == 0.002);
     SAME_STR(r->kind, "normal");
     cost_trace_free(&t);

@@ -182,7 +182,8 @@ int main(int argc, char **argv)
     }
     CHECK(m.gstar > 0 && isfinite(m.gstar));
     CHECK(m.B >= 0 && isfinite(m.B));
-    CHECK(m.rate > 0 && isfinite(m.rate));
+    for (int k = 0; k < CORE_OPS_KINDS; k++) /* flops, compares, words */
+        CHECK(m.rate[k] > 0 && isfinite(m.rate[k]));
     if (strcmp(m.engine, "smpi") != 0) /* a simulated probe has no page faults */
         CHECK(m.fault_touch[0] > 0 && isfinite(m.fault_touch[0]) && m.fault_touch[1] > 0 &&
               isfinite(m.fault_touch[1]));

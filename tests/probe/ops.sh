@@ -1,9 +1,10 @@
 #!/bin/sh
 # ops.sh TOOL MACHINE PROGRAM [ARGS] — a-priori work: PROGRAM, traced at P = 2,
-# declares its operations (bsp_trace_ops), so `polybsp predict --work ops`
-# predicts it from MACHINE (whose by_procs has a line for P = 2 and whose rate
-# is 1e9 operations per second); the header says so: declared work, the file,
-# the P of the line used.
+# declares its operations (bsp_trace_ops, bsp_trace_ops_of), so `polybsp
+# predict --work ops` predicts it from MACHINE (whose by_procs has a line for P
+# = 2 and whose rates are 1e9 flop/s, 1e8 compares/s and 5e8 words/s); the
+# header says so: declared work at the rates of the kinds the trace declares,
+# the file, the P of the line used.
 set -u
 tool=$1
 machine=$2
@@ -19,7 +20,16 @@ if ! "$tool" predict --machine "$machine" --work ops --model bsp "$trace" >"$out
     echo "FAIL: predict --work ops exited with status $?"
     exit 1
 fi
-for text in "work        declared operations at 1e+09 per second" \
+case $(basename "$1") in
+multisearch) kind='"compares":' rate="1e+08 compares/s" ;;
+hm_routing | irregular) kind='"words":' rate="5e+08 words/s" ;;
+*) kind='"ops":' rate="1e+09 flop/s" ;;
+esac
+if ! grep -qF -- "$kind" "$trace"; then
+    echo "FAIL: the trace of $(basename "$1") declares no $kind"
+    exit 1
+fi
+for text in "work        declared operations at 1e+09 flop/s" "$rate" \
     "machine     $machine: " "(the line of P = 2)" "BSP          "; do
     if ! grep -qF -- "$text" "$out"; then
         echo "FAIL: predict's output lacks: $text"

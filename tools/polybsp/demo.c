@@ -283,7 +283,7 @@ int cmd_demo(int argc, char **argv)
         printf("        P = %d%s: g = %.3e s/byte, L = %.3e s\n", m.byprocs[i].procs,
                m.byprocs[i].oversubscribed ? " (oversubscribed)" : "", m.byprocs[i].g,
                m.byprocs[i].L);
-    printf("        @ = %s, r = %.3e flop/s, noise %.0f %%\n", m.h_sum ? "sum" : "max", m.rate,
+    printf("        @ = %s, r = %.3e flop/s, noise %.0f %%\n", m.h_sum ? "sum" : "max", m.rate[0],
            m.spread);
 
     /* Step 2: the FFT constants. */

@@ -260,16 +260,26 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
                                 fault_names[o->faults]);
     if (!(o->flags & COST_USE_OPS))
         return 0;
-    if (!(m->rate > 0))
-        return tool_usage_error(
-            "%s: %s: field 'rate.ops_per_second': missing (needed by --work ops)", command,
-            o->machine);
+    static const char *const rate_fields[CORE_OPS_KINDS] = {
+        "rate.ops_per_second", "op_rates.compares_per_second", "op_rates.words_per_second"};
     size_t n = t->start[t->nprocs];
-    for (size_t i = 0; i < n; i++)
-        if (t->recs[i].ops >= 0)
-            return 0;
-    return tool_usage_error("%s: %s: no record declares 'ops' (needed by --work ops)", command,
-                            o->trace);
+    int declares = 0;
+    for (int k = 0; k < CORE_OPS_KINDS; k++) {
+        int used = 0;
+        for (size_t i = 0; i < n; i++) {
+            used |= t->recs[i].ops[k] > 0;
+            declares |= t->recs[i].ops[k] >= 0;
+        }
+        if (used && !(m->rate[k] > 0))
+            return tool_usage_error("%s: %s: field '%s': missing (needed by --work ops for the "
+                                    "trace's '%s': probe again)",
+                                    command, o->machine, rate_fields[k], core_ops_key(k));
+    }
+    if (declares)
+        return 0;
+    return tool_usage_error("%s: %s: no record declares 'ops', 'compares' or 'words' (needed by "
+                            "--work ops)",
+                            command, o->trace);
 }
 
 static int available(const results *r, int k) { return r->have[k] && !r->unavailable[k][0]; }
@@ -396,13 +406,22 @@ static long long sync_faults(const cost_trace *t, long long *fresh)
     return n;
 }
 
+/* Whether some record declares operations of kind k. */
+static int declares_kind(const cost_trace *t, int k)
+{
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].ops[k] >= 0)
+            return 1;
+    return 0;
+}
+
 /* The page faults the trace counted during the work of the records that
  * declare operations: what --work ops charges besides them (cost_work). */
 static long long work_faults(const cost_trace *t)
 {
     long long n = 0;
     for (size_t i = 0; i < t->start[t->nprocs]; i++)
-        if (t->recs[i].ops >= 0 && t->recs[i].w_faults > 0)
+        if (cost_rec_declares(&t->recs[i]) && t->recs[i].w_faults > 0)
             n += t->recs[i].w_faults;
     return n;
 }
@@ -439,10 +458,15 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         fprintf(out, " partition, rejoin\n");
     }
     if (o->flags & COST_USE_OPS) {
-        fprintf(out,
-                "work        declared operations at %.4g per second (w where none are "
-                "declared)\n",
-                m->rate);
+        static const char *const units[CORE_OPS_KINDS] = {"flop/s", "compares/s", "words/s"};
+        fprintf(out, "work        declared operations at");
+        const char *sep = " ";
+        for (int k = 0; k < CORE_OPS_KINDS; k++)
+            if (m->rate[k] > 0 && (k == 0 || declares_kind(t, k))) {
+                fprintf(out, "%s%.4g %s", sep, m->rate[k], units[k]);
+                sep = ", ";
+            }
+        fprintf(out, " (w where none are declared)\n");
         long long wf = work_faults(t);
         if (wf > 0 && m->fault[0] > 0)
             fprintf(out, "            and %lld page faults in the work at %.4g s each (w_faults)\n",

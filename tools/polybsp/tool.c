@@ -284,10 +284,10 @@ static void default_host_speed(void)
     if (flags != NULL && strstr(flags, "smpi/host-speed") != NULL)
         return;
     bsp_init(probe_spmd, 0, NULL);
-    double fault[2];
-    double rate = probe_measure_rate(1, 0.05, fault);
+    double rate[CORE_OPS_KINDS], fault[2];
+    probe_measure_rate(1, 0.05, rate, fault);
     char value[4096];
-    snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", rate, flags ? " " : "",
+    snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", rate[0], flags ? " " : "",
              flags ? flags : "");
     setenv("POLYBSP_SMPI_FLAGS", value, 1);
 }
