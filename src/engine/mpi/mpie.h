@@ -18,8 +18,11 @@
 
 enum {
     MPIE_OBL_TAGS = 16384,
-    MPIE_TAG_HEAD = MPIE_OBL_TAGS, /* records, hpput data, get requests */
-    MPIE_TAG_APART,                /* one large put's data, to land in place */
+    /* records, hpput data, get requests: + the superstep's parity, since a
+     * head can leave before its barrier (mpie_sync.c) while the destination
+     * still takes the heads of the superstep before */
+    MPIE_TAG_HEAD = MPIE_OBL_TAGS,
+    MPIE_TAG_APART = MPIE_TAG_HEAD + 2, /* one large put's data, to land in place */
     MPIE_TAG_REPLY,                /* get values */
     MPIE_TAG_BARRIER,              /* the barrier's traffic bits */
 };

@@ -186,6 +186,9 @@ static long regops_hash(const core_ctx *c)
     return v ? v : 1;
 }
 
+static void prepare_heads(core_ctx *c, unsigned parity);
+static void send_heads(core_ctx *c, unsigned parity, int sparse);
+
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     const core_coll_desc *d = &c->coll[c->step & 1];
@@ -196,8 +199,15 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     memcpy(mine.lo, desc, sizeof desc);
     memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
-    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P)
+    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P) {
         mine.heads = heads_row(c, c->step & 1);
+        /* The heads go to members that expect them whatever the barrier
+         * finds, so they leave now and travel while it runs: on a busy or
+         * oversubscribed machine that saves the exchange's round after it. */
+        prepare_heads(c, c->step & 1);
+        send_heads(c, c->step & 1, 1);
+        c->e.heads_sent = 1;
+    }
     /* Three message buffers (this member's, the one in flight, the partner's),
      * each a header then the ride's payload. */
     char *room = core_buf_reserve(&c->e.barrier_room, 3 * BARRIER_ROOM);
@@ -457,14 +467,15 @@ static void send_head(core_ctx *c, int d, unsigned parity)
      * data) or left out (a large put's) splits it. */
     if (c->e.nblocks <= 1) {
         MPI_Isend(b->data, mpie_count(b->len, "a superstep's data for one process"), MPI_BYTE, d,
-                  MPIE_TAG_HEAD, c->group->e.comm, mpie_request(c));
+                  MPIE_TAG_HEAD + (int)parity, c->group->e.comm, mpie_request(c));
         return;
     }
     mpie_count(b->len + t.hp_len, "a superstep's data for one process");
     MPI_Datatype head;
     MPI_Type_create_hindexed(c->e.nblocks, c->e.block_len, c->e.block_at, MPI_BYTE, &head);
     MPI_Type_commit(&head);
-    MPI_Isend(MPI_BOTTOM, 1, head, d, MPIE_TAG_HEAD, c->group->e.comm, mpie_request(c));
+    MPI_Isend(MPI_BOTTOM, 1, head, d, MPIE_TAG_HEAD + (int)parity, c->group->e.comm,
+              mpie_request(c));
     MPI_Type_free(&head); /* MPI keeps it until the send completes */
 }
 
@@ -661,14 +672,39 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 
 /* A member sends a head only to the members it has records or get requests
  * for. Up to MPIE_HEADS_MAX_P members the barrier told everybody who sends to
- * whom; from MPIE_SPARSE_MIN members on, each learns how many heads to expect
- * from one MPI_Reduce_scatter_block of its 0/1 flags: a superstep then costs
- * messages in proportion to its traffic rather than P(P-1), which is what a
- * large cluster (and the simulator's time, issue 11) pays for. In between,
- * every member hears from every other (an empty head is a few bytes), which
- * costs less than the reduction's rounds. The barrier before every exchange
- * keeps a superstep's heads from meeting the next one's. */
+ * whom, and the heads left before it (eng_barrier); from MPIE_SPARSE_MIN
+ * members on, each learns how many heads to expect from one
+ * MPI_Reduce_scatter_block of its 0/1 flags: a superstep then costs messages
+ * in proportion to its traffic rather than P(P-1), which is what a large
+ * cluster (and the simulator's time, issue 11) pays for. In between, every
+ * member hears from every other (an empty head is a few bytes), which costs
+ * less than the reduction's rounds. A head's tag carries the superstep's
+ * parity: one sent before its barrier can meet a destination still taking
+ * the heads of the superstep before, never those of the one before that (its
+ * sender passed a barrier that the destination entered after those). */
 enum { MPIE_SPARSE_MIN = 16 };
+
+/* The first half of the exchange, up to the heads leaving: the records' lengths
+ * (before the get requests join them), the receives of the get values, and
+ * where heads go (sends_to). */
+static void prepare_heads(core_ctx *c, unsigned parity)
+{
+    int P = c->nprocs, me = c->pid;
+    c->e.nreqs = 0;
+    for (int d = 0; d < P; d++)
+        c->e.recs_len[d] = c->out[parity][d].len;
+    c->e.nreplies = c->ngets ? post_gets(c, parity) : 0;
+    for (int d = 0; d < P; d++)
+        c->e.sends_to[d] = d != me && c->out[parity][d].len > 0;
+}
+
+/* Sends the heads: to every other member, or (sparse) to those in sends_to. */
+static void send_heads(core_ctx *c, unsigned parity, int sparse)
+{
+    for (int d = 0; d < c->nprocs; d++)
+        if (d != c->pid && (!sparse || c->e.sends_to[d]))
+            send_head(c, d, parity);
+}
 
 static void exchange_data(core_proc *p, unsigned all, unsigned parity)
 {
@@ -676,15 +712,11 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     int P = c->nprocs, me = c->pid, expect = P - 1;
     int known = P <= MPIE_HEADS_MAX_P, sparse = known || P >= MPIE_SPARSE_MIN;
     core_watch_enter(all & CORE_AT_ANY, p->step);
-    c->e.nreqs = 0;
-    for (int d = 0; d < P; d++)
-        c->e.recs_len[d] = c->out[parity][d].len;
-    int nreplies = c->ngets ? post_gets(c, parity) : 0;
+    if (!c->e.heads_sent)
+        prepare_heads(c, parity);
     if (sparse) {
-        for (int d = 0; d < P; d++) {
-            c->e.sends_to[d] = d != me && c->out[parity][d].len > 0;
+        for (int d = 0; d < P; d++)
             c->e.in[d].len = 0; /* no head from d: nothing to land */
-        }
         if (known) {
             expect = 0;
             for (int q = 0; q < P; q++)
@@ -693,19 +725,19 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
             MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
         }
     }
-    for (int d = 0; d < P; d++)
-        if (d != me && (!sparse || c->e.sends_to[d]))
-            send_head(c, d, parity);
+    if (!c->e.heads_sent)
+        send_heads(c, parity, sparse);
+    c->e.heads_sent = 0;
     for (int k = 0; k < expect; k++) {
         mpie_message msg;
         MPI_Status st;
-        mpie_mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD, c->group->e.comm, &msg, &st);
+        mpie_mprobe(MPI_ANY_SOURCE, MPIE_TAG_HEAD + (int)parity, c->group->e.comm, &msg, &st);
         mpie_take(c, &msg, &st);
     }
     if (all & CORE_HAS_GET)
-        run_gets(p, parity, nreplies);
+        run_gets(p, parity, c->e.nreplies);
     land_records(p, parity);
-    mpie_wait(c->e.nreqs - nreplies, c->e.reqs + nreplies, 0);
+    mpie_wait(c->e.nreqs - c->e.nreplies, c->e.reqs + c->e.nreplies, 0);
     core_watch_leave();
 }
 
