@@ -23,8 +23,8 @@ enum {
      * still takes the heads of the superstep before */
     MPIE_TAG_HEAD = MPIE_OBL_TAGS,
     MPIE_TAG_APART = MPIE_TAG_HEAD + 2, /* one large put's data, to land in place */
-    MPIE_TAG_REPLY,                /* get values */
-    MPIE_TAG_BARRIER,              /* the barrier's traffic bits */
+    MPIE_TAG_REPLY,                     /* get values */
+    MPIE_TAG_BARRIER,                   /* the barrier's traffic bits */
 };
 
 /* Waiting politely. Some MPIs (MPICH) spin in their blocking calls without ever
