@@ -205,14 +205,15 @@ static double words_time(kernel *k, long iters)
  * resolution does not matter), then the median of a few. A clock that
  * computation hardly moves (a simulator told not to charge it:
  * smpi/simulate-computation:no, or a tiny smpi/host-speed) would have the loop
- * double for hours: past 2^23 repetitions (1.7e10 flops fill the share of a
- * 100 Gflop/s core) the rate is not measurable: 0 (left out of the machine
- * file); at the cap, an eighth of the share still times well. */
-static double kernel_rate(kernel_time time, kernel *k, double ops, double share)
+ * double for hours: past max_ops operations in one timing the rate is not
+ * measurable: 0 (left out of the machine file); at the cap, an eighth of the
+ * share still times well. The caps bound that search's real time too, which
+ * the simulator spends with every rank in turn on one core. */
+static double kernel_rate(kernel_time time, kernel *k, double ops, double share, double max_ops)
 {
     double t;
     long iters = 1;
-    while ((t = time(k, iters)) < share && iters < (1L << 23))
+    while ((t = time(k, iters)) < share && 2 * (double)iters * ops <= max_ops)
         iters *= 2;
     if (t < share / 8)
         return 0;
@@ -281,12 +282,16 @@ static void rate(double seconds, rate_job *out)
     bsp_push_reg(rates, (bsp_size_t)(MEASURES * (size_t)P * sizeof *rates));
     bsp_sync();
     /* The flop rate as before, with most of the time; the other kinds share a
-     * third as much each. */
+     * third as much each. The caps: 2^23 DAXPYs (1.7e10 flops fill the share of
+     * a 100 Gflop/s core), 2^28 of the others (a third of the share of a core
+     * doing 3e10 a second; unoptimised, on a simulator that charges no
+     * computation, a few seconds). */
     double share = seconds / (RATE_TIMINGS + 2);
     const kernel_time times[CORE_OPS_KINDS] = {daxpy_time, search_time, words_time};
     const double ops[CORE_OPS_KINDS] = {2.0 * DAXPY_N, (double)SEARCHES * SEARCH_LOG, WORDS_N};
     for (int kind = 0; kind < CORE_OPS_KINDS; kind++) {
-        double mine = kernel_rate(times[kind], &k, ops[kind], kind == 0 ? share : share / 3);
+        double mine = kernel_rate(times[kind], &k, ops[kind], kind == 0 ? share : share / 3,
+                                  kind == 0 ? 2.0 * DAXPY_N * (1L << 23) : (double)(1L << 28));
         bsp_put(0, &mine, rates, (bsp_size_t)(((size_t)kind * P + s) * sizeof mine),
                 (bsp_size_t)sizeof mine);
     }
