@@ -266,6 +266,13 @@ static int cmp_int32(const void *a, const void *b)
 void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
 {
     core_tracer *t = &p->tr;
+    /* The sync ends here: what the tracer does from now on (counting faults,
+     * 0.2 µs a call here, and filling the record) falls into the next
+     * superstep's w, where measured work holds it, as core_trace_enter's count
+     * falls into this one's; inside [t_enter, t_exit] it would be time no
+     * model charges (a traced Exchange of 3360 bytes took 1.0 µs a superstep
+     * against 0.35 untraced). */
+    double now = core_now() - p->run->t0;
     /* Before a new block of records is touched: its faults are the tracer's. */
     int64_t faults = thread_faults();
     int64_t faults_after = faults;
@@ -286,7 +293,6 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
         t->tail = b;
     }
     core_trace_rec *r = &t->tail->recs[n % CORE_TRACE_BLOCK];
-    double now = core_now() - p->run->t0;
     r->faults = faults >= 0 && t->faults_enter >= 0 ? faults - t->faults_enter : -1;
     r->fresh = r->faults >= 0 ? t->fresh : -1;
     r->w_faults =
