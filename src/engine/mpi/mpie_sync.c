@@ -144,16 +144,13 @@ typedef struct barrier_msg {
 #define BARRIER_ROOM (sizeof(barrier_msg) + sizeof(uint64_t) + MPIE_RIDE_MAX)
 
 /* This member's row of the heads matrix: the members its records or get
- * requests go to. */
-static uint64_t heads_row(const core_ctx *c, unsigned parity)
+ * requests go to (sends_to, once prepare_heads has set it). */
+static uint64_t heads_row(const core_ctx *c)
 {
     uint64_t row = 0;
     for (int d = 0; d < c->nprocs; d++)
-        if (d != c->pid && c->out[parity][d].len > 0)
+        if (c->e.sends_to[d])
             row |= (uint64_t)1 << d;
-    for (size_t i = 0; i < c->ngets; i++)
-        if ((int)c->gets[i].pid != c->pid)
-            row |= (uint64_t)1 << c->gets[i].pid;
     return row << (MPIE_HEADS_MAX_P * c->pid);
 }
 
@@ -200,11 +197,11 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
     if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P) {
-        mine.heads = heads_row(c, c->step & 1);
         /* The heads go to members that expect them whatever the barrier
          * finds, so they leave now and travel while it runs: on a busy or
          * oversubscribed machine that saves the exchange's round after it. */
         prepare_heads(c, c->step & 1);
+        mine.heads = heads_row(c);
         send_heads(c, c->step & 1, 1);
         c->e.heads_sent = 1;
     }
