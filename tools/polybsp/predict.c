@@ -232,6 +232,16 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
+/* Whether some record declares operations of kind k (more than 0 of them
+ * with positive). */
+static int declares_kind(const cost_trace *t, int k, int positive)
+{
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (positive ? t->recs[i].ops[k] > 0 : t->recs[i].ops[k] >= 0)
+            return 1;
+    return 0;
+}
+
 /* Refuses what the chosen models and --work need but the files lack. `all`
  * quietly skips BSP* on a machine without its parameters, and shows D-BSP and
  * CCM as n/a with the reason; asking for one of them by name is an error. */
@@ -262,15 +272,10 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
         return 0;
     static const char *const rate_fields[CORE_OPS_KINDS] = {
         "rate.ops_per_second", "op_rates.compares_per_second", "op_rates.words_per_second"};
-    size_t n = t->start[t->nprocs];
     int declares = 0;
     for (int k = 0; k < CORE_OPS_KINDS; k++) {
-        int used = 0;
-        for (size_t i = 0; i < n; i++) {
-            used |= t->recs[i].ops[k] > 0;
-            declares |= t->recs[i].ops[k] >= 0;
-        }
-        if (used && !(m->rate[k] > 0))
+        declares |= declares_kind(t, k, 0);
+        if (declares_kind(t, k, 1) && !(m->rate[k] > 0))
             return tool_usage_error("%s: %s: field '%s': missing (needed by --work ops for the "
                                     "trace's '%s': probe again)",
                                     command, o->machine, rate_fields[k], core_ops_key(k));
@@ -406,15 +411,6 @@ static long long sync_faults(const cost_trace *t, long long *fresh)
     return n;
 }
 
-/* Whether some record declares operations of kind k. */
-static int declares_kind(const cost_trace *t, int k)
-{
-    for (size_t i = 0; i < t->start[t->nprocs]; i++)
-        if (t->recs[i].ops[k] >= 0)
-            return 1;
-    return 0;
-}
-
 /* The page faults the trace counted during the work of the records that
  * declare operations: what --work ops charges besides them (cost_work). */
 static long long work_faults(const cost_trace *t)
@@ -462,7 +458,7 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         fprintf(out, "work        declared operations at");
         const char *sep = " ";
         for (int k = 0; k < CORE_OPS_KINDS; k++)
-            if (m->rate[k] > 0 && (k == 0 || declares_kind(t, k))) {
+            if (m->rate[k] > 0 && (k == 0 || declares_kind(t, k, 0))) {
                 fprintf(out, "%s%.4g %s", sep, m->rate[k], units[k]);
                 sep = ", ";
             }
