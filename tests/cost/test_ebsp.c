@@ -293,24 +293,16 @@ static void setup_stays_in_w(void)
 
 /* The page faults counted during w (w_faults) are in measured w already;
  * declared work adds them at the fresh-page charge (m.fault[0]), and none
- * without a charge. Process 0: w = 0.001, ops 1e5, 40 faults in its work;
- * process 1: w = 0.0005, ops 1e5, none counted. BSP (g 1e-9, L 1e-5, h = 100,
+ * without a charge. work_faults.jsonl: process 0: w = 0.001, ops 1e5, 40
+ * faults in its work; process 1: w = 0.0005, ops 1e5, none counted. BSP (g 1e-9, L 1e-5, h = 100,
  * rate 1e9): measured 0.0010101 either way; ops uncharged max(1e-4, 1e-4) +
  * 1.01e-5 = 0.0001101; at 5e-6 s a fault W_0 = 1e-4 + 40 · 5e-6 = 0.0003 ->
  * 0.0003101. */
 static void work_faults_with_ops(void)
 {
-    const char *text =
-        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
-               "\"ops\":1e5,\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,"
-               "\"self_bytes\":0,\"self_msgs\":0,\"faults\":0,\"fresh\":0,\"w_faults\":40,"
-               "\"from\":[],\"t_enter\":0.001,\"t_exit\":0.002}\n"
-               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0005,\"ops\":1e5,"
-               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"self_bytes\":0,"
-               "\"self_msgs\":0,\"from\":[0],\"t_enter\":0.0005,\"t_exit\":0.002}\n";
     cost_trace t;
     cost_machine m;
-    CHECK(read_text(text, &t) == 0);
+    load_trace("work_faults.jsonl", &t);
     load_machine("machine.json", &m);
     CHECK(cost_trace_rec(&t, 0, 0)->w_faults == 40 && cost_trace_rec(&t, 0, 1)->w_faults == -1);
     m.fault[0] = m.fault[1] = 0;
