@@ -223,7 +223,7 @@ static double kernel_rate(kernel_time time, kernel *k, double ops, double share,
     return cost_median(r, RATE_TIMINGS);
 }
 
-enum { FAULT_PAGES = 256, FAULT_TIMINGS = 5 };
+enum { FAULT_PAGES = 64, FAULT_TIMINGS = 9 };
 
 /* Seconds per page fault of a first write to each of FAULT_PAGES fresh pages,
  * all processes at once, median of FAULT_TIMINGS; with read_first, to pages
@@ -231,7 +231,10 @@ enum { FAULT_PAGES = 256, FAULT_TIMINGS = 5 };
  * Such a read maps the kernel's zero page, and the write must replace it: on
  * threads sharing one address space that interrupts the other cores to flush
  * their TLBs, ten times the cost of a fresh page here (docs/models.md, "Page
- * faults in the sync"). 1 MiB stays below the 2 MiB of a transparent huge page.
+ * faults in the sync"). 64 pages, as a sync takes them (a few to tens at a
+ * time): with both threads faulting 4 to 64 pages at once a fault on a page
+ * read before cost 23-26 µs on this 2-core VM, steadily, while runs of 256
+ * pages at once took 12-23 µs, moving from run to run (2026-11-27).
  * 0 when mmap fails (the process still syncs as the others do). */
 static double fault_seconds(int read_first)
 {
