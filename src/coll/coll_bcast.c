@@ -140,9 +140,14 @@ static void bcast(const char *call, bsp_bcast_alg alg, int root, void *buf, size
         core_fatal(call, "unknown algorithm %d", (int)alg);
     coll_check_root(p, call, root);
     coll_check_buf(call, "buf", buf, nbytes);
+    /* The trace names an algorithm the caller chose, for CCM's T of that
+     * algorithm; AUTO's choice is what plain "bcast" is calibrated on. */
+    static const char *const names[] = {NULL, "binomial", "twophase", "rootp", "direct"};
+    const char *named = names[alg];
     if (alg == BSP_BCAST_AUTO)
         alg = coll_bcast_choose(p->ctx->nprocs, nbytes);
     coll_begin(p, CORE_KIND_BCAST, root, nbytes);
+    core_trace_alg(p, named);
     coll_bcast_run(p, call, alg, root, buf, nbytes);
     coll_end(p);
 }

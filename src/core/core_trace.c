@@ -25,7 +25,11 @@ void core_trace_label(core_proc *p, core_step_kind kind)
     if (kind != CORE_KIND_NORMAL && t->kind == CORE_KIND_NORMAL)
         t->op = t->nops++;
     t->kind = kind;
+    if (kind == CORE_KIND_NORMAL)
+        t->alg = NULL;
 }
+
+void core_trace_alg(core_proc *p, const char *alg) { p->tr.alg = alg; }
 
 /* "i/j/...": the part indices from the whole run down to the current group. */
 static char *group_path(const core_proc *p)
@@ -300,6 +304,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
+    r->alg = r->kind >= CORE_KIND_BCAST ? t->alg : NULL;
     r->level = (uint8_t)level;
     r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
@@ -343,6 +348,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
         fprintf(f, "\"group\":\"%s\",", r->group);
     if (r->kind >= CORE_KIND_BCAST)
         fprintf(f, "\"op\":%lu,", r->op);
+    if (r->alg)
+        fprintf(f, "\"alg\":\"%s\",", r->alg);
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
     if (r->copy >= 0)
         fprintf(f, "\"copy\":%.9g,", r->copy);

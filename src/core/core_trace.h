@@ -35,7 +35,8 @@ typedef struct core_trace_rec {
     int64_t w_faults; /* page faults taken during w (before the sync); -1 where not known */
     int64_t fresh;    /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
-    char *group; /* part path "i/j/..." below the whole run, or NULL at the top */
+    char *group;     /* part path "i/j/..." below the whole run, or NULL at the top */
+    const char *alg; /* the algorithm the caller named for its collective, or NULL */
     uint32_t nfrom;
     uint8_t kind, level;
 } core_trace_rec;
@@ -72,6 +73,7 @@ const char *core_kind_name(core_step_kind k);
 typedef struct core_tracer {
     int on;
     core_step_kind kind;    /* label of the supersteps under way */
+    const char *alg;        /* the algorithm the caller named for them (static), or NULL */
     unsigned long op, nops; /* current collective instance; instances so far */
     unsigned long step;     /* the superstep entered last */
     double last_exit, t_enter;
@@ -150,6 +152,10 @@ void core_trace_forget_areas(core_tracer *t);
 /* Labels the superstep under way (and those up to core_trace_label(p, NORMAL)):
  * a collective calls it once at its start and once at its end. */
 void core_trace_label(struct core_proc *p, core_step_kind kind);
+/* Names the algorithm (a static string) of the collective under way, which the
+ * caller chose (bsp_bcast_with): its records say "alg", so that CCM can charge
+ * it the cost function of that algorithm. core_trace_label(p, NORMAL) clears it. */
+void core_trace_alg(struct core_proc *p, const char *alg);
 void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
 /* The trace file (docs/formats.md, "Trace") is written whole each time (core_file):
  * core_trace_create, at the first core_trace_start of the run, replaces any older

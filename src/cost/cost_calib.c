@@ -103,8 +103,9 @@ static int walk(sampler *s, const cost_group *g)
             out[j] += (double)r->bytes_out;
             h = fmax(h, fmax(in[j], out[j]));
         }
+        char name[COST_CCM_NAME_MAX];
         if (!cost_continues(s->t, g, i + 1))
-            add(s, r0->kind, g->nmembers, h, first_enter, exit, first_line);
+            add(s, cost_ccm_name(r0, name), g->nmembers, h, first_enter, exit, first_line);
     }
     free(in);
     free(out);

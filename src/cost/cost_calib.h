@@ -18,11 +18,11 @@
 #include <stddef.h>
 
 typedef struct cost_ccm_sample {
-    char kind[32]; /* a collective kind, "partition" or "rejoin" */
-    int P;         /* processes of the group it ran on */
-    double h;      /* bytes: max over processes of max(bytes in, bytes out) */
-    double time;   /* seconds */
-    size_t line;   /* the trace line of its first record, for messages */
+    char kind[COST_CCM_NAME_MAX]; /* a collective (cost_ccm_name), "partition" or "rejoin" */
+    int P;                        /* processes of the group it ran on */
+    double h;                     /* bytes: max over processes of max(bytes in, bytes out) */
+    double time;                  /* seconds */
+    size_t line;                  /* the trace line of its first record, for messages */
 } cost_ccm_sample;
 
 /* Stores up to cap samples in out (in the order of the group structure) and

@@ -43,6 +43,22 @@ int cost_is_collective(const char *kind)
     return 1;
 }
 
+const char *cost_ccm_name(const cost_rec *r, char *buf)
+{
+    snprintf(buf, COST_CCM_NAME_MAX, "%s%s%s", r->kind, r->alg[0] ? "." : "", r->alg);
+    return buf;
+}
+
+/* Paper 001 gives each collective operation its own T_f; a broadcast the
+ * caller runs with a named algorithm is another operation than the library's
+ * choice, with another cost (two supersteps for TWOPHASE, one for DIRECT). */
+const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r)
+{
+    char name[COST_CCM_NAME_MAX];
+    const cost_ccm_fn *f = cost_machine_collective(m, cost_ccm_name(r, name));
+    return f ? f : cost_machine_collective(m, r->kind);
+}
+
 int cost_continues(const cost_trace *t, const cost_group *g, size_t i)
 {
     if (i == 0 || i >= g->nitems || g->items[i].cols == NULL || g->items[i - 1].cols == NULL)
@@ -148,8 +164,7 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     }
     if (cost_continues(e->t, g, i + 1))
         return c->start;
-    return c->start + c->W + c->F +
-           cost_ccm_eval(cost_machine_collective(m, r0->kind), g->nmembers, h);
+    return c->start + c->W + c->F + cost_ccm_eval(cost_ccm_fn_of(m, r0), g->nmembers, h);
 }
 
 static int eval_group(eval *e, const cost_group *g);
@@ -416,8 +431,7 @@ static int check_group(checker *c, const cost_group *g)
                         cluster == 1 ? "" : "es", name(c), c->trace_name, r0->line, label,
                         c->t->nprocs, how);
         }
-        if (c->k == COST_CCM && cost_is_collective(r0->kind) &&
-            cost_machine_collective(c->m, r0->kind) == NULL)
+        if (c->k == COST_CCM && cost_is_collective(r0->kind) && cost_ccm_fn_of(c->m, r0) == NULL)
             return fail(c, "%s: field 'ccm.collectives.%s': missing (" NEEDED " for %s:%zu, a %s)",
                         c->machine_name, r0->kind, name(c), c->trace_name, r0->line, r0->kind);
     }

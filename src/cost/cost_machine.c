@@ -405,8 +405,8 @@ static int read_fn(cost_jctx *c, const json_t *obj, const char *key, cost_ccm_fn
     return 0;
 }
 
-/* Collective names become trace kinds and parts of error messages: keep them
- * to one short word. */
+/* Collective names are trace kinds, or a kind and an algorithm joined by '.'
+ * (cost_ccm_name), and parts of error messages: keep them to one short word. */
 static int valid_name(const char *s)
 {
     size_t n = strlen(s);
@@ -414,7 +414,7 @@ static int valid_name(const char *s)
         return 0;
     for (size_t i = 0; i < n; i++)
         if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
-              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-'))
+              (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == '-' || s[i] == '.'))
             return 0;
     return 1;
 }
@@ -441,7 +441,7 @@ static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
         if (!valid_name(key)) {
             leave(c);
             return cost_jfail(c, "collectives",
-                              "expected names of 1 to 31 letters, digits, '_' or '-'");
+                              "expected names of 1 to 47 letters, digits, '_', '-' or '.'");
         }
         cost_ccm_coll *k = &m->coll[m->ncoll++];
         memcpy(k->name, key, strlen(key) + 1);

@@ -59,8 +59,12 @@ typedef struct cost_ccm_fn {
     double h_break, c_above;
 } cost_ccm_fn;
 
+/* A kind (31 bytes at most), '.', an algorithm (15), and the terminator. */
+#define COST_CCM_NAME_MAX 48
+
 typedef struct cost_ccm_coll {
-    char name[32]; /* the trace kind: "bcast", "allreduce", "par", ... */
+    char name[COST_CCM_NAME_MAX]; /* the trace kind: "bcast", "allreduce", "par", ...,
+                                   * or kind.algorithm: "bcast.twophase" */
     cost_ccm_fn f;
 } cost_ccm_coll;
 

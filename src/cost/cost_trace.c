@@ -240,6 +240,26 @@ static int read_part_of_w(cost_jctx *c, const json_t *obj, const char *key, doub
     return 0;
 }
 
+/* The optional "alg": a name of lower-case letters, digits and '_' that fits
+ * cost_rec.alg ("" when absent), since CCM joins it to the kind as the name of
+ * a cost function ("bcast.twophase"). */
+static int read_alg(cost_jctx *c, const json_t *obj, cost_rec *r)
+{
+    r->alg[0] = '\0';
+    json_t *v = json_object_get(obj, "alg");
+    if (v == NULL)
+        return 0;
+    const char *want = "a name of 1 to 15 lower-case letters, digits or '_'";
+    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= sizeof r->alg)
+        return cost_jfail(c, "alg", "expected %s", want);
+    const char *s = json_string_value(v);
+    for (const char *q = s; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+            return cost_jfail(c, "alg", "expected %s", want);
+    memcpy(r->alg, s, json_string_length(v) + 1);
+    return 0;
+}
+
 /* Fills r from one record line; r->from and r->group are owned by r even on failure. */
 static int read_record(reader *rd, const json_t *obj, cost_rec *r)
 {
@@ -262,6 +282,8 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
         return -1;
     r->op = -1; /* "not part of a collective" */
     if (json_object_get(obj, "op") != NULL && cost_jint(&c, obj, "op", 0, LLONG_MAX, &r->op) < 0)
+        return -1;
+    if (read_alg(&c, obj, r) < 0)
         return -1;
 
     if (cost_jint(&c, obj, "level", 0, INT_MAX, &level) < 0)

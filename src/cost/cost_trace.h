@@ -37,6 +37,7 @@ typedef struct cost_rec {
     char kind[32]; /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
     char *group;   /* the part path "i/j/..." inside a partition, NULL at the top level */
     long long op;  /* which collective of this process it belongs to; -1 when absent */
+    char alg[16];  /* the algorithm its caller named for the collective; "" when absent */
     int level;     /* D-BSP cluster level: 0 = the whole machine */
     double w;      /* seconds of local time before the sync */
     double copy;   /* of w, seconds copying payloads for others (0: not timed) */

@@ -17,6 +17,10 @@
  * OP_DIVISION gives the "partition" and "rejoin" samples (bsp_par gives them too). */
 enum {
     OP_BCAST,
+    OP_BCAST_DIRECT, /* bsp_bcast_with each algorithm: CCM's T of that algorithm */
+    OP_BCAST_BINOMIAL,
+    OP_BCAST_TWOPHASE,
+    OP_BCAST_ROOTP,
     OP_REDUCE,
     OP_ALLREDUCE,
     OP_SCAN,
@@ -32,8 +36,9 @@ enum {
 
 enum { KIND_PARTITION = NOPS - 1, KIND_REJOIN = NOPS };
 static const char *const kind_name[PROBE_CCM_NKINDS] = {
-    "bcast",   "reduce",   "allreduce", "scan", "gather",    "allgather",
-    "scatter", "alltoall", "alltoallv", "par",  "partition", "rejoin"};
+    "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
+    "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
+    "alltoallv", "par",          "partition",      "rejoin"};
 
 size_t probe_ccm_procs(const int *procs, size_t nprocs, int *out, size_t cap)
 {
@@ -81,6 +86,10 @@ static void run_op(int op, size_t n, const buffers *b)
     size_t doubles = (n + sizeof(double) - 1) / sizeof(double) * sizeof(double);
     switch (op) {
     case OP_BCAST: bsp_bcast(0, b->dst, n); break;
+    case OP_BCAST_DIRECT: bsp_bcast_with(BSP_BCAST_DIRECT, 0, b->dst, n); break;
+    case OP_BCAST_BINOMIAL: bsp_bcast_with(BSP_BCAST_BINOMIAL, 0, b->dst, n); break;
+    case OP_BCAST_TWOPHASE: bsp_bcast_with(BSP_BCAST_TWOPHASE, 0, b->dst, n); break;
+    case OP_BCAST_ROOTP: bsp_bcast_with(BSP_BCAST_ROOTP, 0, b->dst, n); break;
     case OP_REDUCE: bsp_reduce(0, b->src, b->dst, doubles, add_doubles); break;
     case OP_ALLREDUCE: bsp_allreduce(b->src, b->dst, doubles, add_doubles); break;
     case OP_SCAN: bsp_scan(b->src, b->dst, doubles, add_doubles); break;

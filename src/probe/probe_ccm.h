@@ -32,8 +32,8 @@
 #include <stdio.h>
 
 #define PROBE_CCM_MAX_SIZES 8
-/* bcast ... alltoallv, par, partition, rejoin */
-#define PROBE_CCM_NKINDS 12
+/* bcast, its four named algorithms, reduce ... alltoallv, par, partition, rejoin */
+#define PROBE_CCM_NKINDS 16
 
 typedef struct probe_ccm_kind {
     const char *kind;

@@ -5,8 +5,9 @@
  *    after a collective of more than one superstep the queue is empty
  *    (documented in docs/collectives.md);
  *  - the trace labels every superstep of a collective with its name (and the
- *    next superstep "normal"). Run with POLYBSP_TRACE=FILE; process 0 reads the
- *    file after bsp_end.
+ *    next superstep "normal"), and those of a broadcast whose algorithm the
+ *    caller named with "alg" (bsp_bcast's own choice stays unnamed). Run with
+ *    POLYBSP_TRACE=FILE; process 0 reads the file after bsp_end.
  */
 #include "coll_test.h"
 
@@ -21,18 +22,26 @@ static int ceil_log2(int n)
     return d;
 }
 
-/* Records of the trace whose kind is `kind`. */
-static long count_kind(const char *path, const char *kind)
+/* Records of the trace that hold `key`:"value" (value NULL: key alone). */
+static long count_field(const char *path, const char *key, const char *value)
 {
     FILE *f = fopen(path, "r");
     CHECK_MAIN(f != NULL);
     char pattern[64], line[4096];
-    snprintf(pattern, sizeof pattern, "\"kind\":\"%s\"", kind);
+    if (value)
+        snprintf(pattern, sizeof pattern, "\"%s\":\"%s\"", key, value);
+    else
+        snprintf(pattern, sizeof pattern, "\"%s\":", key);
     long n = 0;
     while (fgets(line, sizeof line, f))
         n += strstr(line, pattern) != NULL;
     fclose(f);
     return n;
+}
+
+static long count_kind(const char *path, const char *kind)
+{
+    return count_field(path, "kind", kind);
 }
 
 int main(void)
@@ -52,6 +61,7 @@ int main(void)
     bsp_bcast_with(BSP_BCAST_BINOMIAL, 0, &word, sizeof word);
     CHECK_EQ(bsp_superstep() - before, p == 1 ? 1 : ceil_log2(p));
     CHECK_EQ(x, left);
+    bsp_bcast(0, &word, sizeof word); /* the library's choice: one superstep here */
 
     /* A registration made before a collective is usable right after it. */
     bsp_push_reg(&y, sizeof y);
@@ -91,7 +101,10 @@ int main(void)
         long bcast = count_kind(trace, "bcast"), gather = count_kind(trace, "gather");
         long allgather = count_kind(trace, "allgather"), v = count_kind(trace, "alltoallv");
         long normal = count_kind(trace, "normal");
-        CHECK_MAIN(bcast == (long)p * (p == 1 ? 1 : ceil_log2(p)));
+        long binomial = (long)p * (p == 1 ? 1 : ceil_log2(p));
+        CHECK_MAIN(bcast == binomial + p);
+        CHECK_MAIN(count_field(trace, "alg", "binomial") == binomial);
+        CHECK_MAIN(count_field(trace, "alg", NULL) == binomial);
         CHECK_MAIN(allgather == p && gather == p);
         CHECK_MAIN(v == (long)p * (p == 1 ? 1 : 2));
         /* The syncs of this program that are not collectives. */

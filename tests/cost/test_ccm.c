@@ -70,6 +70,34 @@ static void model_ccm_bcast(void)
     cost_trace_free(&t);
 }
 
+/* bcast_alg.jsonl: bcast.jsonl with op 0's records saying "alg":"binomial"
+ * (the caller named the algorithm). machine_ccm_alg.json: machine_groups.json
+ * with bcast.binomial (1e-6, 1e-6, 2e-9). Op 0 is charged its algorithm's T:
+ * T_bcast.binomial(4, 2000) = 1e-6 + 2·1e-6 + 4e-6 = 7e-6, + W 0.0004 =
+ * 0.000407; op 1 names none and keeps bcast's 0.00020803. Total 0.00193503.
+ * A file without bcast.binomial (machine_groups.json) charges op 0 as any
+ * bcast: the totals of model_ccm_bcast. The samples name op 0
+ * "bcast.binomial", so the probe fits it apart. */
+static void model_ccm_bcast_alg(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("bcast_alg.jsonl", &t);
+    SAME_STR(cost_trace_rec(&t, 2, 0)->alg, "binomial");
+    SAME_STR(cost_trace_rec(&t, 3, 0)->alg, "");
+    load_machine("machine_ccm_alg.json", &m);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.00101, 0, 0.000407, 0.00020803, 0.00031},
+                 0.00193503);
+    load_machine("machine_groups.json", &m);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.00101, 0, 0.00041, 0.00020803, 0.00031},
+                 0.00193803);
+    cost_ccm_sample s[4];
+    CHECK(cost_ccm_samples(&t, s, 4) == 2);
+    SAME_STR(s[0].kind, "bcast.binomial");
+    SAME_STR(s[1].kind, "bcast");
+    cost_trace_free(&t);
+}
+
 /* nested.jsonl: 2 processes, every superstep W 1 ms, no communication. Both
  * partition (level 0); pid 0's part "0" partitions again into the single part
  * "0/0" (level 2), which rejoins, then "0" rejoins; pid 1's part "1" only
@@ -367,6 +395,7 @@ static void ccm_eval(void)
 static const struct test_case cases[] = {
     {"model_ccm_division", model_ccm_division},
     {"model_ccm_bcast", model_ccm_bcast},
+    {"model_ccm_bcast_alg", model_ccm_bcast_alg},
     {"model_ccm_nested", model_ccm_nested},
     {"model_ccm_aborted_division", model_ccm_aborted_division},
     {"model_ccm_started_inside", model_ccm_started_inside},

@@ -337,10 +337,11 @@ static void machine_write_refuses_groups(void)
 
     bad = m;
     strcpy(bad.coll[0].name, "b cast");
-    snprintf(want, sizeof want,
-             "%s: field 'ccm.collectives': expected names of 1 to 31 letters, digits, '_' or '-' "
-             "(nothing written)",
-             path);
+    snprintf(
+        want, sizeof want,
+        "%s: field 'ccm.collectives': expected names of 1 to 47 letters, digits, '_', '-' or '.' "
+        "(nothing written)",
+        path);
     expect_write_error(&bad, path, want);
 
     bad = m;

@@ -68,8 +68,11 @@ static void check_fn(const cost_ccm_fn *f)
 
 static void check_ccm(const cost_machine *m)
 {
-    static const char *const kinds[] = {"bcast",     "reduce",  "allreduce", "scan",      "gather",
-                                        "allgather", "scatter", "alltoall",  "alltoallv", "par"};
+    /* bcast is bsp_bcast's own choice, bcast.ALG each bsp_bcast_with algorithm. */
+    static const char *const kinds[] = {
+        "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
+        "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
+        "alltoallv", "par"};
     CHECK(m->has_ccm);
     CHECK(m->ncoll == sizeof kinds / sizeof kinds[0]);
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {

@@ -110,9 +110,10 @@ static void levels(void)
 
 static void ccm(void)
 {
-    static const char *const kinds[] = {"bcast",     "reduce",    "allreduce", "scan",
-                                        "gather",    "allgather", "scatter",   "alltoall",
-                                        "alltoallv", "par",       "partition", "rejoin"};
+    static const char *const kinds[] = {
+        "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
+        "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
+        "alltoallv", "par",          "partition",      "rejoin"};
     enum { NK = sizeof kinds / sizeof kinds[0], REPS = 3 };
     const int procs[] = {2, 4, 8};
     const double hs[] = {0, 8, 4096, 1048576};
@@ -137,13 +138,13 @@ static void ccm(void)
                 }
     probe_ccm_fit(&c, &m);
     CHECK(m.has_ccm);
-    CHECK(m.ncoll == 10);
+    CHECK(m.ncoll == NK - 2);
     for (int k = 0; k < NK; k++) {
         CHECK(c.kinds[k].fitted && strcmp(c.kinds[k].kind, kinds[k]) == 0);
         CHECK(c.kinds[k].points == 12 && c.kinds[k].samples == 12 * REPS);
-        const cost_ccm_fn *f = k < 10    ? cost_machine_collective(&m, kinds[k])
-                               : k == 10 ? &m.partition
-                                         : &m.rejoin;
+        const cost_ccm_fn *f = k < NK - 2    ? cost_machine_collective(&m, kinds[k])
+                               : k == NK - 2 ? &m.partition
+                                             : &m.rejoin;
         CHECK(f != NULL);
         if (f == NULL)
             continue;

@@ -242,6 +242,17 @@ static int declares_kind(const cost_trace *t, int k, int positive)
     return 0;
 }
 
+/* The first collective whose caller named an algorithm the machine file has
+ * no T for (CCM charges it its kind's T), or NULL. */
+static const cost_rec *unmatched_alg(const cost_trace *t, const cost_machine *m)
+{
+    char name[COST_CCM_NAME_MAX];
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].alg[0] && !cost_machine_collective(m, cost_ccm_name(&t->recs[i], name)))
+            return &t->recs[i];
+    return NULL;
+}
+
 /* Refuses what the chosen models and --work need but the files lack. `all`
  * quietly skips BSP* on a machine without its parameters, and shows D-BSP and
  * CCM as n/a with the reason; asking for one of them by name is an error. */
@@ -452,6 +463,13 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         for (size_t i = 0; i < m->ncoll; i++)
             fprintf(out, " %s,", m->coll[i].name);
         fprintf(out, " partition, rejoin\n");
+        const cost_rec *r = unmatched_alg(t, m);
+        char name[COST_CCM_NAME_MAX];
+        if (r)
+            fprintf(out,
+                    "            %s (line %zu): not in the machine file, charged as %s (probe "
+                    "again to fit it apart)\n",
+                    cost_ccm_name(r, name), r->line, r->kind);
     }
     if (o->flags & COST_USE_OPS) {
         static const char *const units[CORE_OPS_KINDS] = {"flop/s", "compares/s", "words/s"};
