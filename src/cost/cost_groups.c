@@ -52,11 +52,11 @@ const char *cost_ccm_name(const cost_rec *r, char *buf)
 /* Paper 001 gives each collective operation its own T_f; a broadcast the
  * caller runs with a named algorithm is another operation than the library's
  * choice, with another cost (two supersteps for TWOPHASE, one for DIRECT). */
-const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r)
+const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int P)
 {
     char name[COST_CCM_NAME_MAX];
-    const cost_ccm_fn *f = cost_machine_collective(m, cost_ccm_name(r, name));
-    return f ? f : cost_machine_collective(m, r->kind);
+    const cost_ccm_fn *f = cost_machine_ccm(m, cost_ccm_name(r, name), P);
+    return f ? f : cost_machine_ccm(m, r->kind, P);
 }
 
 int cost_continues(const cost_trace *t, const cost_group *g, size_t i)
@@ -144,7 +144,8 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     if (strcmp(r0->kind, "rejoin") == 0)
         return s->start + s->W + s->F; /* T_rejoin comes once the slowest part is here */
     if (strcmp(r0->kind, "partition") == 0)
-        return s->start + s->W + s->F + cost_ccm_eval(&m->partition, g->nmembers, s->h_ccm);
+        return s->start + s->W + s->F +
+               cost_ccm_eval(cost_machine_ccm(m, "partition", g->nmembers), g->nmembers, s->h_ccm);
     if (!cost_is_collective(r0->kind)) /* BSP's g·h + L, kept >= 0 like every T */
         return s->start + s->W + s->F + fmax(0, m->g * s->h_bsp + m->L);
     if (!cost_continues(e->t, g, i)) {
@@ -164,7 +165,8 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     }
     if (cost_continues(e->t, g, i + 1))
         return c->start;
-    return c->start + c->W + c->F + cost_ccm_eval(cost_ccm_fn_of(m, r0), g->nmembers, h);
+    return c->start + c->W + c->F +
+           cost_ccm_eval(cost_ccm_fn_of(m, r0, g->nmembers), g->nmembers, h);
 }
 
 static int eval_group(eval *e, const cost_group *g);
@@ -185,7 +187,7 @@ static void end_division(eval *e, const cost_group *g, const cost_item *it)
         }
     }
     if (e->k == COST_CCM)
-        at += cost_ccm_eval(&e->m->rejoin, g->nmembers, h);
+        at += cost_ccm_eval(cost_machine_ccm(e->m, "rejoin", g->nmembers), g->nmembers, h);
     for (size_t k = 0; k < it->nparts; k++) {
         const cost_group *p = &it->parts[k];
         finish(e, p, &p->items[p->nitems - 1], at);
@@ -431,7 +433,8 @@ static int check_group(checker *c, const cost_group *g)
                         cluster == 1 ? "" : "es", name(c), c->trace_name, r0->line, label,
                         c->t->nprocs, how);
         }
-        if (c->k == COST_CCM && cost_is_collective(r0->kind) && cost_ccm_fn_of(c->m, r0) == NULL)
+        if (c->k == COST_CCM && cost_is_collective(r0->kind) &&
+            cost_ccm_fn_of(c->m, r0, g->nmembers) == NULL)
             return fail(c, "%s: field 'ccm.collectives.%s': missing (" NEEDED " for %s:%zu, a %s)",
                         c->machine_name, r0->kind, name(c), c->trace_name, r0->line, r0->kind);
     }

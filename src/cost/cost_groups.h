@@ -44,10 +44,11 @@ int cost_is_collective(const char *kind);
  * algorithm its caller named ("bcast.twophase"), if any. buf: at least
  * COST_CCM_NAME_MAX bytes. */
 const char *cost_ccm_name(const cost_rec *r, char *buf);
-/* The machine's T for record r: that of its algorithm (cost_ccm_name) when the
- * machine file has one, else that of its kind (a file probed before the
- * algorithms were calibrated apart), else NULL. */
-const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r);
+/* The machine's T for record r's collective on a group of P processes
+ * (cost_machine_ccm: P's own fit first): that of its algorithm (cost_ccm_name)
+ * when the machine file has one, else that of its kind (a file probed before
+ * the algorithms were calibrated apart), else NULL. */
+const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int P);
 
 /* D-BSP's clusters (paper 002, section 3): the 0-cluster holds all P processes
  * and each i-cluster splits into two (i+1)-clusters, the first with ceil(n/2)

@@ -33,6 +33,20 @@ const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *na
     return NULL;
 }
 
+const cost_ccm_fn *cost_machine_ccm(const cost_machine *m, const char *name, int P)
+{
+    for (size_t k = 0; k < m->nccm_procs; k++)
+        if (m->ccm_procs[k].procs == P)
+            for (size_t i = 0; i < m->ccm_procs[k].ncoll; i++)
+                if (strcmp(m->ccm_procs[k].coll[i].name, name) == 0)
+                    return &m->ccm_procs[k].coll[i].f;
+    if (strcmp(name, "partition") == 0)
+        return &m->partition;
+    if (strcmp(name, "rejoin") == 0)
+        return &m->rejoin;
+    return cost_machine_collective(m, name);
+}
+
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P)
 {
     for (size_t i = 0; i < m->nbyprocs; i++)
@@ -346,26 +360,34 @@ static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
     return 0;
 }
 
-/* Element i of by_procs, into the machine's byprocs[i]. */
-static int read_byproc(cost_jctx *c, const json_t *e, size_t i, void *into)
+/* The P and oversubscribed members of an element of a by_procs array (of BSP
+ * or of CCM), P above the previous element's (prev, 0 for the first). */
+static int read_procs_key(cost_jctx *c, const json_t *e, int prev, int *procs, int *oversubscribed)
 {
-    cost_procs_fit *f = &((cost_machine *)into)->byprocs[i];
     long long P;
     if (cost_jint(c, e, "P", 1, INT_MAX, &P) < 0)
         return -1;
-    if (i > 0 && P <= f[-1].procs)
-        return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)",
-                          f[-1].procs);
+    if (P <= prev)
+        return cost_jfail(c, "P", "expected an integer > %d (P increases along the array)", prev);
     const json_t *v = cost_jget(c, e, "oversubscribed", "true or false");
     if (v == NULL)
         return -1;
     if (!json_is_boolean(v))
         return cost_jfail(c, "oversubscribed", "expected true or false");
-    if (cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0)
-        return -1;
-    f->procs = (int)P;
-    f->oversubscribed = json_is_true(v);
+    *procs = (int)P;
+    *oversubscribed = json_is_true(v);
     return 0;
+}
+
+/* Element i of by_procs, into the machine's byprocs[i]. */
+static int read_byproc(cost_jctx *c, const json_t *e, size_t i, void *into)
+{
+    cost_procs_fit *f = &((cost_machine *)into)->byprocs[i];
+    if (read_procs_key(c, e, i > 0 ? f[-1].procs : 0, &f->procs, &f->oversubscribed) < 0)
+        return -1;
+    return cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0
+               ? -1
+               : 0;
 }
 
 /* by_procs: one BSP line per P, P increasing (absent in older files). */
@@ -419,15 +441,13 @@ static int valid_name(const char *s)
     return 1;
 }
 
-static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
+/* The "collectives" member of obj (required): cost functions by name, appended
+ * to list[*n]. */
+static int read_collectives(cost_jctx *c, const json_t *obj, cost_ccm_coll *list, size_t *n)
 {
     int failed = 0;
-    const json_t *ccm =
-        enter(c, root, "ccm", "an object with collectives, partition and rejoin", &failed);
-    if (ccm == NULL)
-        return failed;
     const char *want = "an object of cost functions by collective name";
-    const json_t *coll = enter(c, ccm, "collectives", want, &failed);
+    const json_t *coll = enter(c, obj, "collectives", want, &failed);
     if (coll == NULL)
         return failed ? -1 : cost_jfail(c, "collectives", "missing (expected %s)", want);
     if (json_object_size(coll) > COST_MAX_COLLECTIVES) {
@@ -443,14 +463,58 @@ static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
             return cost_jfail(c, "collectives",
                               "expected names of 1 to 47 letters, digits, '_', '-' or '.'");
         }
-        cost_ccm_coll *k = &m->coll[m->ncoll++];
+        cost_ccm_coll *k = &list[(*n)++];
         memcpy(k->name, key, strlen(key) + 1);
+        /* A name may hold '.', which leave() would take for a level: put
+         * the prefix back by its length. */
+        size_t at = strlen(c->path);
         if (read_fn(c, coll, key, &k->f) < 0)
             return -1;
+        c->path[at] = '\0';
     }
     leave(c);
-    if (read_fn(c, ccm, "partition", &m->partition) < 0 ||
+    return 0;
+}
+
+/* Element i of ccm.by_procs, into the machine's ccm_procs[i]: the functions
+ * of one P, its partition and rejoin among them by name. */
+static int read_ccm_proc(cost_jctx *c, const json_t *e, size_t i, void *into)
+{
+    cost_ccm_procs *p = &((cost_machine *)into)->ccm_procs[i];
+    if (read_procs_key(c, e, i > 0 ? p[-1].procs : 0, &p->procs, &p->oversubscribed) < 0)
+        return -1;
+    p->ncoll = 0;
+    if (read_collectives(c, e, p->coll, &p->ncoll) < 0)
+        return -1;
+    static const char *const division[] = {"partition", "rejoin"};
+    for (int k = 0; k < 2; k++) {
+        cost_ccm_coll *d = &p->coll[p->ncoll++];
+        snprintf(d->name, sizeof d->name, "%s", division[k]);
+        if (read_fn(c, e, division[k], &d->f) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *ccm =
+        enter(c, root, "ccm", "an object with collectives, partition and rejoin", &failed);
+    if (ccm == NULL)
+        return failed;
+    if (read_collectives(c, ccm, m->coll, &m->ncoll) < 0 ||
+        read_fn(c, ccm, "partition", &m->partition) < 0 ||
         read_fn(c, ccm, "rejoin", &m->rejoin) < 0)
+        return -1;
+    char want[96];
+    snprintf(want, sizeof want,
+             "an array of 1 to %d objects with P, oversubscribed, collectives, partition and "
+             "rejoin",
+             COST_MAX_PROCS);
+    if (read_objects(c, ccm, "by_procs", COST_MAX_PROCS, want,
+                     "an object with P, oversubscribed, collectives, partition and rejoin", 0,
+                     read_ccm_proc, m, &m->nccm_procs) < 0)
         return -1;
     leave(c);
     m->has_ccm = 1;
@@ -703,25 +767,58 @@ static void put_fn(FILE *f, const cost_ccm_fn *fn)
     fputc('}', f);
 }
 
-static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
+static int is_division(const char *name)
 {
-    size_t n = m->ncoll <= COST_MAX_COLLECTIVES ? m->ncoll : COST_MAX_COLLECTIVES;
-    fputs(",\n  \"ccm\": {\n    \"collectives\": {", f);
-    for (size_t i = 0; i < n; i++) {
-        fputs(i > 0 ? ",\n      " : "\n      ", f);
-        if (cost_jput_str(f, m->coll[i].name, sizeof m->coll[i].name) < 0) {
+    return strcmp(name, "partition") == 0 || strcmp(name, "rejoin") == 0;
+}
+
+/* "collectives": {...} of list[0, n), the division functions left out, then
+ * "partition" and "rejoin"; indent is that of the member names. */
+static int put_functions(FILE *f, const cost_ccm_coll *list, size_t n, const cost_ccm_fn *partition,
+                         const cost_ccm_fn *rejoin, const char *indent, const char *path, char *err,
+                         size_t errlen)
+{
+    fprintf(f, "%s\"collectives\": {", indent);
+    size_t put = 0;
+    for (size_t i = 0; i < n && put < COST_MAX_COLLECTIVES; i++) {
+        if (is_division(list[i].name))
+            continue;
+        fprintf(f, "%s%s  ", put++ > 0 ? ",\n" : "\n", indent);
+        if (cost_jput_str(f, list[i].name, sizeof list[i].name) < 0) {
             snprintf(err, errlen,
                      "%s: field 'ccm.collectives': expected a UTF-8 name (nothing written)", path);
             return -1;
         }
         fputs(": ", f);
-        put_fn(f, &m->coll[i].f);
+        put_fn(f, &list[i].f);
     }
-    fputs(n > 0 ? "\n    },\n    \"partition\": " : "},\n    \"partition\": ", f);
-    put_fn(f, &m->partition);
-    fputs(",\n    \"rejoin\": ", f);
-    put_fn(f, &m->rejoin);
-    fputs("\n  }", f);
+    if (put > 0)
+        fprintf(f, "\n%s", indent);
+    fprintf(f, "},\n%s\"partition\": ", indent);
+    put_fn(f, partition);
+    fprintf(f, ",\n%s\"rejoin\": ", indent);
+    put_fn(f, rejoin);
+    return 0;
+}
+
+static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
+{
+    fputs(",\n  \"ccm\": {\n", f);
+    if (put_functions(f, m->coll, m->ncoll, &m->partition, &m->rejoin, "    ", path, err, errlen) <
+        0)
+        return -1;
+    for (size_t k = 0; k < m->nccm_procs && k < COST_MAX_PROCS; k++) {
+        const cost_ccm_procs *p = &m->ccm_procs[k];
+        fprintf(f, "%s      {\"P\": %d, \"oversubscribed\": %s,\n",
+                k == 0 ? ",\n    \"by_procs\": [\n" : ",\n", p->procs,
+                p->oversubscribed ? "true" : "false");
+        const cost_ccm_fn *part = cost_machine_ccm(m, "partition", p->procs);
+        const cost_ccm_fn *rejoin = cost_machine_ccm(m, "rejoin", p->procs);
+        if (put_functions(f, p->coll, p->ncoll, part, rejoin, "       ", path, err, errlen) < 0)
+            return -1;
+        fputc('}', f);
+    }
+    fputs(m->nccm_procs > 0 ? "\n    ]\n  }" : "\n  }", f);
     return 0;
 }
 

@@ -68,6 +68,17 @@ typedef struct cost_ccm_coll {
     cost_ccm_fn f;
 } cost_ccm_coll;
 
+/* CCM's functions fitted on the samples of one P alone (ccm.by_procs), used
+ * for a group of that size: a P above the cores (time-sliced) costs otherwise
+ * than those within them, and one T(P, h) through both fits neither. Each
+ * kind's b is folded into its a (one P: ceil(log2 P) is a constant). */
+typedef struct cost_ccm_procs {
+    int procs;
+    int oversubscribed; /* 1 when procs exceeded the cores */
+    size_t ncoll;       /* the collectives, then "partition" and "rejoin", by name */
+    cost_ccm_coll coll[COST_MAX_COLLECTIVES + 2];
+} cost_ccm_procs;
+
 /* The BSP line of one P alone (by_procs): what predict uses for a trace of that P,
  * fitted apart from the other P values since an oversubscribed P behaves otherwise. */
 typedef struct cost_procs_fit {
@@ -109,12 +120,18 @@ typedef struct cost_machine {
     size_t ncoll;
     cost_ccm_coll coll[COST_MAX_COLLECTIVES];
     cost_ccm_fn partition, rejoin;
+    size_t nccm_procs; /* 0 in files of before the per-P fits */
+    cost_ccm_procs ccm_procs[COST_MAX_PROCS];
 } cost_machine;
 
 const char *cost_pattern_name(cost_pattern p); /* "exchange", "pingpong", ... */
 /* The CCM cost function of a collective; NULL when absent (cost_groups.h
  * finds a D-BSP level). */
 const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *name);
+/* CCM's function `name` (a collective, "partition" or "rejoin") for a group
+ * of P processes: the fit of that P alone when ccm.by_procs has one, else the
+ * fit over all P; NULL when neither has it. */
+const cost_ccm_fn *cost_machine_ccm(const cost_machine *m, const char *name, int P);
 /* The fit of by_procs for P processes; NULL when the file has none for P. */
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);
 /* Makes m's bsp g and L those of P's by_procs line and returns it; NULL, m

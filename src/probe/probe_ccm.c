@@ -8,6 +8,7 @@
 #include <polybsp.h>
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,9 +246,64 @@ static int by_kind_p_h(const void *x, const void *y)
     return a->h < b->h ? -1 : a->h > b->h;
 }
 
+/* Mean |median − T(P, h)| / median over the points of `kind` (at P = only,
+ * or every P when only is 0), percent; counts the points in *npoints. */
+static double residual(const cost_ccm_sample *points, size_t npoints, const char *kind, int only,
+                       const cost_ccm_fn *f, size_t *counted)
+{
+    double sum = 0;
+    size_t timed = 0, n = 0; /* a median of 0 (a clock too coarse) has no relative error */
+    for (size_t i = 0; i < npoints; i++)
+        if (strcmp(points[i].kind, kind) == 0 && (only == 0 || points[i].P == only)) {
+            n++;
+            double T = cost_ccm_eval(f, points[i].P, points[i].h);
+            if (points[i].time > 0) {
+                sum += fabs(points[i].time - T) / points[i].time;
+                timed++;
+            }
+        }
+    if (counted)
+        *counted = n;
+    return timed ? 100.0 * sum / (double)timed : 0;
+}
+
+/* The functions of P alone (ccm.by_procs): every kind fitted on P's points,
+ * its b folded into a (ceil(log2 P) is one value there). */
+static void fit_procs(probe_ccm *c, const cost_ccm_sample *points, size_t npoints, int P,
+                      cost_machine *m)
+{
+    cost_ccm_sample *mine = malloc((npoints + 1) * sizeof *mine);
+    if (mine == NULL)
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < npoints; i++)
+        if (points[i].P == P)
+            mine[n++] = points[i];
+    cost_ccm_procs *p = &m->ccm_procs[m->nccm_procs];
+    *p = (cost_ccm_procs){.procs = P, .oversubscribed = m->cores > 0 && P > m->cores};
+    double sum = 0;
+    for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
+        cost_ccm_fn f;
+        if (cost_ccm_fit(mine, n, kind_name[k], &f) != 0)
+            continue;
+        f.a += f.b * cost_rounds(P);
+        f.b = 0;
+        cost_ccm_coll *x = &p->coll[p->ncoll++];
+        snprintf(x->name, sizeof x->name, "%s", kind_name[k]);
+        x->f = f;
+        sum += residual(mine, n, kind_name[k], P, &f, NULL);
+    }
+    free(mine);
+    if (p->ncoll == 0)
+        return;
+    c->by_procs[c->nby] = P;
+    c->by_residual[c->nby++] = sum / (double)p->ncoll;
+    m->nccm_procs++;
+}
+
 void probe_ccm_fit(probe_ccm *c, cost_machine *m)
 {
-    m->ncoll = 0;
+    m->ncoll = m->nccm_procs = c->nby = 0;
     m->has_ccm = 0;
     if (c->failed[0] != '\0')
         return;
@@ -267,20 +323,9 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m)
         probe_ccm_kind *r = &c->kinds[k];
         *r = (probe_ccm_kind){.kind = kind_name[k]};
         r->fitted = cost_ccm_fit(points, npoints, r->kind, &r->f) == 0;
-        double sum = 0;
-        size_t timed = 0; /* a median of 0 (a clock too coarse) has no relative error */
-        for (size_t i = 0; i < npoints; i++)
-            if (strcmp(points[i].kind, r->kind) == 0) {
-                r->points++;
-                double T = cost_ccm_eval(&r->f, points[i].P, points[i].h);
-                if (points[i].time > 0) {
-                    sum += fabs(points[i].time - T) / points[i].time;
-                    timed++;
-                }
-            }
+        r->residual = residual(points, npoints, r->kind, 0, &r->f, &r->points);
         for (size_t i = 0; i < c->nsamples; i++)
             r->samples += strcmp(c->samples[i].kind, r->kind) == 0;
-        r->residual = timed ? 100.0 * sum / (double)timed : 0;
         if (!r->fitted) {
             m->has_ccm = 0;
         } else if (k == KIND_PARTITION) {
@@ -292,6 +337,16 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m)
             snprintf(x->name, sizeof x->name, "%s", r->kind);
             x->f = r->f;
         }
+    }
+    /* by_procs goes by increasing P, each once, whatever order they ran in. */
+    for (int last = 0, P; m->has_ccm && points; last = P) {
+        P = INT_MAX;
+        for (size_t p = 0; p < c->nprocs; p++)
+            if (c->procs[p] > last && c->procs[p] < P)
+                P = c->procs[p];
+        if (P == INT_MAX)
+            break;
+        fit_procs(c, points, npoints, P, m);
     }
     free(times);
     free(points);

@@ -61,6 +61,11 @@ typedef struct probe_ccm {
     char failed[512]; /* why the CCM could not be measured; empty when it was */
     /* out of probe_ccm_fit */
     probe_ccm_kind kinds[PROBE_CCM_NKINDS];
+    /* the fits of each P alone (the machine's ccm_procs): P, and their mean
+     * Resid over the kinds, percent */
+    size_t nby;
+    int by_procs[COST_MAX_PROCS];
+    double by_residual[COST_MAX_PROCS];
 } probe_ccm;
 
 /* The P values to measure: the probe's when there are at least two (b needs

@@ -354,5 +354,17 @@ void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)
         }
         end_row(f, &r);
     }
+    if (c->nby > 0) {
+        add(&r, "\nby P        each P fitted alone (what predict uses for a group of that P), mean "
+                "Resid:");
+        end_row(f, &r);
+        add(&r, "           ");
+        for (size_t p = 0; p < c->nby; p++) {
+            add(&r, " P = ");
+            add_oversubscribed(&r, c->by_procs[p], cores);
+            add(&r, " %.2f %%%s", c->by_residual[p], p + 1 < c->nby ? "," : "");
+        }
+        end_row(f, &r);
+    }
     fprintf(f, "\n");
 }

@@ -98,6 +98,29 @@ static void model_ccm_bcast_alg(void)
     cost_trace_free(&t);
 }
 
+/* machine_ccm_procs.json: machine_ccm_alg.json with functions fitted at P = 4
+ * alone (ccm.by_procs): bcast (5e-6, 0, 0), partition, rejoin. bcast_alg.jsonl
+ * runs on 4 processes: op 0 (binomial) finds no bcast.binomial of P = 4 and
+ * takes the one over all P, 0.000407 as above (the algorithm's function before
+ * P's kind's); op 1, a plain bcast, takes P = 4's: 0.0002 + 5e-6 = 0.000205.
+ * Total 0.00101 + 0.000407 + 0.000205 + 0.00031 = 0.001932. */
+static void model_ccm_by_procs(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("bcast_alg.jsonl", &t);
+    load_machine("machine_ccm_procs.json", &m);
+    CHECK(m.nccm_procs == 1 && m.ccm_procs[0].procs == 4 && !m.ccm_procs[0].oversubscribed);
+    NEAR(cost_machine_ccm(&m, "bcast", 4)->a, 5e-6);
+    NEAR(cost_machine_ccm(&m, "bcast", 2)->a, 2e-6); /* no P = 2 fit: the one over all P */
+    NEAR(cost_machine_ccm(&m, "rejoin", 4)->a, 4e-6);
+    NEAR(cost_machine_ccm(&m, "rejoin", 8)->a, 2e-6);
+    CHECK(cost_machine_ccm(&m, "scan", 4) == NULL);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.00101, 0, 0.000407, 0.000205, 0.00031},
+                 0.001932);
+    cost_trace_free(&t);
+}
+
 /* nested.jsonl: 2 processes, every superstep W 1 ms, no communication. Both
  * partition (level 0); pid 0's part "0" partitions again into the single part
  * "0/0" (level 2), which rejoins, then "0" rejoins; pid 1's part "1" only
@@ -396,6 +419,7 @@ static const struct test_case cases[] = {
     {"model_ccm_division", model_ccm_division},
     {"model_ccm_bcast", model_ccm_bcast},
     {"model_ccm_bcast_alg", model_ccm_bcast_alg},
+    {"model_ccm_by_procs", model_ccm_by_procs},
     {"model_ccm_nested", model_ccm_nested},
     {"model_ccm_aborted_division", model_ccm_aborted_division},
     {"model_ccm_started_inside", model_ccm_started_inside},

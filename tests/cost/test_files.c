@@ -307,6 +307,29 @@ static void machine_roundtrip_groups(void)
     remove(path2);
 }
 
+/* CCM's functions of one P (ccm.by_procs) survive writing and reading
+ * exactly, each P's partition and rejoin with them. */
+static void machine_roundtrip_ccm_procs(void)
+{
+    cost_machine m, back;
+    load_machine("machine_ccm_procs.json", &m);
+    m.ccm_procs[0].coll[0].f = (cost_ccm_fn){1.0 / 3e6, 0, 2e-9, 65536, 1.0 / 7e9};
+    char path1[64], path2[64];
+    snprintf(path1, sizeof path1, "/tmp/test_cost_%ld_p1.json", (long)getpid());
+    snprintf(path2, sizeof path2, "/tmp/test_cost_%ld_p2.json", (long)getpid());
+    CHECK(cost_machine_write(path1, &m, err, sizeof err) == 0);
+    CHECK(cost_machine_read(path1, &back, err, sizeof err) == 0);
+    CHECK(cost_machine_write(path2, &back, err, sizeof err) == 0);
+    SAME_STR(slurp(path1), slurp(path2));
+    CHECK(back.nccm_procs == 1 && back.ccm_procs[0].procs == 4 && back.ccm_procs[0].ncoll == 3);
+    const cost_ccm_fn *f = cost_machine_ccm(&back, "bcast", 4);
+    CHECK(f != NULL && f->a == 1.0 / 3e6 && f->h_break == 65536 && f->c_above == 1.0 / 7e9);
+    CHECK(cost_machine_ccm(&back, "partition", 4)->a == 1e-6);
+    CHECK(cost_machine_ccm(&back, "bcast.binomial", 4)->a == 1e-6); /* over all P */
+    remove(path1);
+    remove(path2);
+}
+
 static void machine_write_refuses_groups(void)
 {
     cost_machine m;
@@ -555,6 +578,7 @@ static const struct test_case cases[] = {
     {"machine_write_whole", machine_write_whole},
     {"machine_read_groups", machine_read_groups},
     {"machine_roundtrip_groups", machine_roundtrip_groups},
+    {"machine_roundtrip_ccm_procs", machine_roundtrip_ccm_procs},
     {"machine_write_refuses_groups", machine_write_refuses_groups},
     {"machine_syntax_error_one_line", machine_syntax_error_one_line},
     {"trace_read_fields", trace_read_fields},

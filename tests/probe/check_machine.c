@@ -10,10 +10,10 @@
  * PROBE_DBSP_PROCS (level i has clusters of ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the
  * whole machine, the last of clusters of one with g = 0); the CCM section with every collective,
  * partition and rejoin, each with a, b, c >= 0 (and c_above
- * >= 0 above a break h_break > 0 when there are two pieces). A pattern or level or P named in
- * ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the probe leaves out a fit that noise
- * tilted to g <= 0, and says so.
- * Exit status 0, or 1 after naming every failed check.
+ * >= 0 above a break h_break > 0 when there are two pieces), over all P and for each P alone. A
+ * pattern or level or P named in ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the
+ * probe leaves out a fit that noise tilted to g <= 0, and says so. Exit status 0, or 1 after naming
+ * every failed check.
  */
 #include "cost/cost_machine.h"
 
@@ -85,6 +85,24 @@ static void check_ccm(const cost_machine *m)
     }
     check_fn(&m->partition);
     check_fn(&m->rejoin);
+    /* Every P of the file was also fitted alone (ccm.by_procs, P increasing),
+     * with every kind, partition and rejoin, b folded into a. */
+    for (size_t n = 0; n < m->nprocs; n++) {
+        size_t k = 0;
+        while (k < m->nccm_procs && m->ccm_procs[k].procs != m->procs[n])
+            k++;
+        CHECK(k < m->nccm_procs);
+    }
+    for (size_t k = 0; k < m->nccm_procs; k++) {
+        const cost_ccm_procs *p = &m->ccm_procs[k];
+        CHECK(k == 0 || p->procs > p[-1].procs);
+        CHECK(p->oversubscribed == (p->procs > m->cores));
+        CHECK(p->ncoll == sizeof kinds / sizeof kinds[0] + 2);
+        for (size_t i = 0; i < p->ncoll; i++) {
+            check_fn(&p->coll[i].f);
+            CHECK(p->coll[i].f.b == 0);
+        }
+    }
 }
 
 /* Whether the file's patterns (those of the P within the cores, or of all P when

@@ -119,6 +119,9 @@ static void ccm(void)
     const double hs[] = {0, 8, 4096, 1048576};
     static probe_ccm c;
     static cost_machine m;
+    m.cores = 4;
+    c.nprocs = 3;
+    memcpy(c.procs, (int[]){8, 2, 4}, sizeof(int[3])); /* the order they ran in */
     c.cap = NK * 3 * 4 * REPS;
     c.samples = calloc(c.cap, sizeof *c.samples);
     if (!c.samples)
@@ -153,6 +156,23 @@ static void ccm(void)
         CHECK_NEAR(f->c, 1e-10 * (k % 3));
         CHECK(c.kinds[k].residual < 1e-6);
         CHECK(f->h_break == 0);
+    }
+    /* Each P alone: b folds into a, c stays; P = 8 (above m's 4 cores) is
+     * flagged oversubscribed. */
+    CHECK(m.nccm_procs == 3 && c.nby == 3);
+    for (int p = 0; p < 3 && m.nccm_procs == 3; p++) {
+        CHECK(m.ccm_procs[p].procs == procs[p] && c.by_procs[p] == procs[p]);
+        CHECK(m.ccm_procs[p].oversubscribed == (procs[p] > 4));
+        CHECK(m.ccm_procs[p].ncoll == NK && c.by_residual[p] < 1e-6);
+        for (int k = 0; k < NK; k++) {
+            const cost_ccm_fn *f = cost_machine_ccm(&m, kinds[k], procs[p]);
+            CHECK(f != NULL && f != cost_machine_collective(&m, kinds[k]));
+            if (f == NULL)
+                continue;
+            CHECK_NEAR(f->a, 1e-6 * (k + 1) + 2e-7 * k * cost_rounds(procs[p]));
+            CHECK(f->b == 0);
+            CHECK_NEAR(f->c, 1e-10 * (k % 3));
+        }
     }
     probe_ccm_free(&c);
 }

@@ -463,6 +463,12 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         for (size_t i = 0; i < m->ncoll; i++)
             fprintf(out, " %s,", m->coll[i].name);
         fprintf(out, " partition, rejoin\n");
+        for (size_t k = 0; k < m->nccm_procs; k++)
+            fprintf(out, "%s%d%s", k == 0 ? "            and for a group of P = " : ", ",
+                    m->ccm_procs[k].procs,
+                    m->ccm_procs[k].oversubscribed ? " (oversubscribed)" : "");
+        if (m->nccm_procs > 0)
+            fprintf(out, " the fit of that P alone (ccm.by_procs)\n");
         const cost_rec *r = unmatched_alg(t, m);
         char name[COST_CCM_NAME_MAX];
         if (r)
