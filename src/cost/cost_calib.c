@@ -36,14 +36,17 @@ static void add(sampler *s, const char *kind, int P, double h, double enter, dou
     s->n++;
 }
 
-/* The latest t_enter and t_exit of a superstep's members. */
+/* The latest start of a superstep's communication and the latest t_exit of
+ * its members. A process's communication starts when its put and send calls
+ * began copying payloads (t_enter − copy): predict's W is w less that copy
+ * (cost_work), so T must hold it, as the probe's g holds it for BSP. */
 static void span(const cost_trace *t, const cost_group *g, const cost_item *it, double *enter,
                  double *exit)
 {
     *enter = *exit = 0;
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(t, g, it, j);
-        *enter = fmax(*enter, r->t_enter);
+        *enter = fmax(*enter, r->t_enter - r->copy);
         *exit = fmax(*exit, r->t_exit);
     }
 }

@@ -37,7 +37,7 @@ typedef struct tuning {
     double pattern_share, levels_share; /* of the budget; of what the patterns left */
     probe_rounds levels, ccm;           /* deadlines set when they run */
     size_t nccm_sizes;
-    long ccm_sizes[4];
+    long ccm_sizes[5];
 } tuning;
 
 static const tuning full = {.pilot_reps = 4,
@@ -53,8 +53,8 @@ static const tuning full = {.pilot_reps = 4,
                             .levels_share = 0.3,
                             .levels = {.min_reps = 5, .max_reps = 500, .rounds = 5},
                             .ccm = {.min_reps = 3, .max_reps = 100, .rounds = 3},
-                            .nccm_sizes = 4,
-                            .ccm_sizes = {8, 4096, 65536, 1048576}};
+                            .nccm_sizes = 5,
+                            .ccm_sizes = {8, 4096, 65536, 262144, 1048576}};
 static const tuning quick = {.pilot_reps = 2,
                              .min_reps = 5,
                              .max_reps = 41,
