@@ -15,27 +15,6 @@
  * bytes; see coll_bcast_choose. */
 enum { COLL_BCAST_DIRECT_MAX = 4 << 20 };
 
-/* Puts of this many bytes or more are read by their destination during the
- * sync, straight from the sender's buffer (core_coll_hpput), instead of being
- * copied into the out buffer first: a broadcast holds its buffer still until
- * it returns, and every process sends only bytes it held before the
- * superstep, so no superstep reads what it writes. One copy instead of two
- * halved a 1 MiB broadcast at P = 2 (DIRECT 37 -> 18 us, TWOPHASE 32 -> 16)
- * and at P = 3 and 4 on 2 cores (81-120 -> 23-52 us); but the sender must
- * then wait for its readers, a round of context switches on a shared core:
- * 2.3-3.5 us more at P = 3 and 4 on 2 cores up to 64 KiB a put (0.1 us at
- * P = 2, where it wins from 8 KiB). docs/collectives.md has the table. */
-enum { COLL_BCAST_HP_MIN = 128 << 10 };
-
-static void bcast_put(core_proc *p, const char *call, int to, const void *src, size_t offset,
-                      size_t n)
-{
-    if (n >= COLL_BCAST_HP_MIN)
-        core_coll_hpput(p, call, to, src, offset, n);
-    else
-        core_coll_put(p, call, to, src, offset, n);
-}
-
 /* Binomial tree: in superstep t, the 2^t ranks that hold the data send it 2^t on. */
 static int binomial_dest(int nprocs, int v, int t)
 {
@@ -82,7 +61,7 @@ static void direct_bcast(core_proc *p, const char *call, int root, void *buf, si
     if (p->ctx->pid == root)
         for (int j = 0; j < p->ctx->nprocs; j++)
             if (j != root)
-                bcast_put(p, call, j, buf, 0, n);
+                core_coll_put(p, call, j, buf, 0, n);
     coll_step(p, buf, n);
 }
 
@@ -97,7 +76,7 @@ static void tree_bcast(core_proc *p, const char *call, bsp_bcast_alg alg, int ro
         int d = alg == BSP_BCAST_ROOTP ? rootp_dest(nprocs, v, t) : binomial_dest(nprocs, v, t);
         if (d >= 0) {
             int to = d < nprocs - root ? d + root : d - (nprocs - root);
-            bcast_put(p, call, to, buf, 0, n);
+            core_coll_put(p, call, to, buf, 0, n);
         }
         coll_step(p, buf, n);
     }
@@ -115,7 +94,7 @@ static void twophase_bcast(core_proc *p, const char *call, int root, void *buf, 
         size_t off = (size_t)j * b < n ? (size_t)j * b : n;
         size_t len = n - off < b ? n - off : b;
         if (me == root && j != root && len)
-            bcast_put(p, call, j, data + off, off, len);
+            core_coll_put(p, call, j, data + off, off, len);
     }
     coll_step(p, buf, n);
     size_t off = (size_t)me * b < n ? (size_t)me * b : n;
@@ -123,7 +102,7 @@ static void twophase_bcast(core_proc *p, const char *call, int root, void *buf, 
     if (len)
         for (int j = 0; j < nprocs; j++)
             if (j != me && j != root)
-                bcast_put(p, call, j, data + off, off, len);
+                core_coll_put(p, call, j, data + off, off, len);
     coll_step(p, buf, n);
 }
 

@@ -276,13 +276,6 @@ void core_coll_put(core_proc *p, const char *call, int pid, const void *src, siz
     append_puts(p, pid, CORE_COLL_SLOT, src, offset, n, 0);
 }
 
-void core_coll_hpput(core_proc *p, const char *call, int pid, const void *src, size_t offset,
-                     size_t n)
-{
-    check_pid(p->ctx, call, pid);
-    append_puts(p, pid, CORE_COLL_SLOT, src, offset, n, 1);
-}
-
 void core_get(core_proc *p, const char *call, long long pid, const void *src, size_t offset,
               void *dst, size_t n, int high_performance)
 {

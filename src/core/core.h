@@ -269,10 +269,6 @@ void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes
 void core_coll_expose(core_proc *p, void *buf, size_t size);
 void core_coll_put(core_proc *p, const char *call, int pid, const void *src, size_t offset,
                    size_t n);
-/* The same without copying src at the call: pid reads it during the sync, as for
- * bsp_hpput, so src must hold still until the collective's sync ends. */
-void core_coll_hpput(core_proc *p, const char *call, int pid, const void *src, size_t offset,
-                     size_t n);
 
 /* Adds the records of one source's buffer (puts land, messages join the queue);
  * src_pid (in the whole run) is named when a put does not fit. */
