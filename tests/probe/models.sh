@@ -27,19 +27,8 @@ fail() {
     exit 1
 }
 
-# A quick probe on a loaded machine (the MPI ranks time-sliced among other
-# tests) can find its timings all noise and rightly write nothing ("the fit
-# gives g = ... <= 0: the timings are mostly noise"); that says nothing of the
-# D-BSP and CCM sections under test, so such a run is tried again, twice at most.
-for attempt in 1 2 3; do
-    status=0
-    "$tool" probe --engine "$engine" --quick --budget 5 --procs 2,4 -o "$out" \
-        >"$out.stdout" 2>"$out.stderr" || status=$?
-    [ $status -ne 0 ] && [ $attempt -lt 3 ] && grep -q 'the timings are mostly noise' "$out.stderr" &&
-        continue
-    break
-done
-[ $status -eq 0 ] || fail "polybsp probe exited with status $status"
+probe_noise_retried "$out" "$tool" probe --engine "$engine" --quick --budget 5 --procs 2,4 -o "$out" ||
+    fail "polybsp probe exited with status $?"
 # Fits the probe noted as noise-dominated may be absent. predict charges a
 # superstep the level of the smallest clusters in the file that hold it, so a
 # missing level i > 0 falls back to a coarser one; without level 0, --model dbsp

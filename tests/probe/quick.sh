@@ -22,8 +22,8 @@ procs=$(echo "$*" | tr ' ' ',')
 rm -f "$out" "$out.stdout" "$out.stderr"
 
 dbsp=${PROBE_DBSP_PROCS:-}
-"$tool" probe --engine "$engine" --quick --budget 5 --procs "$procs" ${dbsp:+--dbsp-procs "$dbsp"} \
-    -o "$out" >"$out.stdout" 2>"$out.stderr"
+probe_noise_retried "$out" "$tool" probe --engine "$engine" --quick --budget 5 --procs "$procs" \
+    ${dbsp:+--dbsp-procs "$dbsp"} -o "$out"
 status=$?
 fail=0
 if [ "$status" -ne 0 ]; then
