@@ -247,7 +247,7 @@ static int by_kind_p_h(const void *x, const void *y)
 }
 
 /* Mean |median − T(P, h)| / median over the points of `kind` (at P = only,
- * or every P when only is 0), percent; counts the points in *npoints. */
+ * or every P when only is 0), percent; the number of points in *counted. */
 static double residual(const cost_ccm_sample *points, size_t npoints, const char *kind, int only,
                        const cost_ccm_fn *f, size_t *counted)
 {

@@ -336,20 +336,20 @@ void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)
     end_row(f, &r);
     fprintf(f,
             "  through the median time of each (P, h); Resid: mean |median - T| / median, %%\n\n");
-    add(&r, "%-12s  %-11s %-11s %-11s %-9s %-11s %6s %7s %6s", "kind", "a (s)", "b (s/round)",
+    add(&r, "%-14s  %-11s %-11s %-11s %-9s %-11s %6s %7s %6s", "kind", "a (s)", "b (s/round)",
         "c (s/byte)", "h_b", "c_above", "points", "samples", "Resid");
     end_row(f, &r);
     for (int k = 0; k < PROBE_CCM_NKINDS; k++) {
         const probe_ccm_kind *x = &c->kinds[k];
         if (!x->fitted) {
-            add(&r, "%-12s  no samples", x->kind);
+            add(&r, "%-14s  no samples", x->kind);
         } else {
             char res[16], hb[16] = "-", above[16] = "-";
             if (x->f.h_break > 0) {
                 snprintf(hb, sizeof hb, "%.0f", x->f.h_break);
                 snprintf(above, sizeof above, "%.4E", x->f.c_above);
             }
-            add(&r, "%-12s  %-11.4E %-11.4E %-11.4E %-9s %-11s %6zu %7zu %6s", x->kind, x->f.a,
+            add(&r, "%-14s  %-11.4E %-11.4E %-11.4E %-9s %-11s %6zu %7zu %6s", x->kind, x->f.a,
                 x->f.b, x->f.c, hb, above, x->points, x->samples, percent(res, x->residual));
         }
         end_row(f, &r);
