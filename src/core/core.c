@@ -188,6 +188,8 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
             r = append_record(c, dest, CORE_REC_HPPUT, slot, sizeof(const void *));
             memcpy(r + 1, &src, sizeof src);
             c->flags |= CORE_HAS_HP;
+            if (dest != c->pid)
+                p->tr.hp_bytes_out += chunk;
         } else {
             r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
@@ -494,6 +496,8 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
         }
         p->tr.bytes_in += r->size;
         p->tr.msgs_in++;
+        if ((kind == CORE_REC_HPPUT || kind == CORE_REC_HPPUT_DATA) && src_pid != p->pid)
+            p->tr.hp_bytes_in += r->size;
         if (src_pid == p->pid)
             core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
         cur += core_rec_bytes(r);

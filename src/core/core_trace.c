@@ -141,7 +141,7 @@ void core_trace_start(core_proc *p)
     t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
         t->ops[k] = -1;
-    t->bytes_out = t->msgs_out = 0;
+    t->bytes_out = t->msgs_out = t->hp_bytes_out = 0;
 }
 
 void core_trace_thread_begins(core_proc *p)
@@ -259,6 +259,7 @@ void core_trace_enter(core_proc *p)
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
     p->tr.self_bytes = p->tr.self_msgs = 0;
+    p->tr.hp_bytes_in = 0;
 }
 
 static int cmp_int32(const void *a, const void *b)
@@ -320,6 +321,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->msgs_in = t->msgs_in;
     r->self_bytes = t->self_bytes;
     r->self_msgs = t->self_msgs;
+    r->hp_bytes_out = t->hp_bytes_out;
+    r->hp_bytes_in = t->hp_bytes_in;
     r->nfrom = t->nfrom;
     r->from = NULL;
     if (t->nfrom) {
@@ -334,7 +337,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     t->nfrom = 0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
         t->ops[k] = -1;
-    t->bytes_out = t->msgs_out = 0;
+    t->bytes_out = t->msgs_out = t->hp_bytes_out = 0;
     t->last_exit = now;
     t->faults_exit = faults_after;
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
@@ -364,6 +367,9 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
             (unsigned long long)r->bytes_out, (unsigned long long)r->msgs_out,
             (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in,
             (unsigned long long)r->self_bytes, (unsigned long long)r->self_msgs);
+    if (r->hp_bytes_out || r->hp_bytes_in)
+        fprintf(f, "\"hp_bytes_out\":%llu,\"hp_bytes_in\":%llu,",
+                (unsigned long long)r->hp_bytes_out, (unsigned long long)r->hp_bytes_in);
     if (r->faults >= 0)
         fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
     if (r->w_faults >= 0)

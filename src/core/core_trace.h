@@ -30,8 +30,9 @@ typedef struct core_trace_rec {
     double copy;  /* of w, seconds spent copying payloads into out buffers; -1: not timed */
     double setup; /* of w, seconds bsp_trace_begin spent making the trace file */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
-    uint64_t self_bytes, self_msgs; /* of the above, what it moved to itself (in and out) */
-    int64_t faults;                 /* page faults taken inside the sync; -1 where not known */
+    uint64_t self_bytes, self_msgs;     /* of the above, what it moved to itself (in and out) */
+    uint64_t hp_bytes_out, hp_bytes_in; /* of bytes_out and bytes_in, by bsp_hpput to others */
+    int64_t faults;                     /* page faults taken inside the sync; -1 where not known */
     int64_t w_faults; /* page faults taken during w (before the sync); -1 where not known */
     int64_t fresh;    /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
@@ -96,6 +97,7 @@ typedef struct core_tracer {
     double setup; /* seconds core_trace_start spent making the file, for the next record */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
+    uint64_t hp_bytes_out, hp_bytes_in;      /* hpputs to and from other processes */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
     int32_t *from;                           /* sources this superstep */
     uint32_t nfrom;

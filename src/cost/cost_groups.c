@@ -114,7 +114,7 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
         s.start = fmax(s.start, e->clock[g->members[j]]);
         s.W = fmax(s.W, cost_work(r, e->m, e->flags));
         s.F = fmax(s.F, cost_faults(r, e->m));
-        s.h_bsp = fmax(s.h_bsp, cost_combine(r->bytes_in, r->bytes_out, e->m->h_sum));
+        s.h_bsp = fmax(s.h_bsp, cost_hbytes(r, e->m, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
     }
     return s;

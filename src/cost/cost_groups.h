@@ -126,6 +126,23 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
     return sum ? (double)in + (double)out : (double)(in > out ? in : out);
 }
 
+/* A record's h for g·h (in @ out, sum or max): each byte that bsp_hpput moved
+ * counts hp_ratio bytes. Paper 000 fits g apart for bsp_put and bsp_hpput
+ * (tables Π.1 and Π.2); the models charge every byte at bsp_put's g, which
+ * holds two copies (into the out buffer, out of it) where an hpput makes one,
+ * so an hpput byte is g_hpput / g of a put byte (the probe's two overall
+ * fits). A departure from the papers, which have one g per model: without
+ * it a program of hpputs was charged twice its copying (docs/models.md, "The
+ * quantities"). A collective's own T_f (CCM) takes the bytes as they are,
+ * as the probe's samples do. */
+static inline double cost_hbytes(const cost_rec *r, const cost_machine *m, int sum)
+{
+    double k = m->hp_ratio > 0 ? m->hp_ratio : 1;
+    double in = (double)(r->bytes_in - r->hp_in) + k * (double)r->hp_in;
+    double out = (double)(r->bytes_out - r->hp_out) + k * (double)r->hp_out;
+    return sum ? in + out : (in > out ? in : out);
+}
+
 /* per_step[s] = M_s − M_{s−1}, M_s the largest phi (one per kept record, as
  * t->recs) up to column s, M_{−1} = base; returns M_last − base. */
 double cost_columns(const cost_trace *t, const double *phi, double base, double *per_step);

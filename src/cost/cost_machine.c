@@ -263,12 +263,13 @@ typedef struct num_section {
     } num[2];
 } num_section;
 
-enum { SECTION_BSP = 0, NUM_SECTIONS = 6 };
+enum { SECTION_BSP = 0, NUM_SECTIONS = 7 };
 static const num_section num_sections[NUM_SECTIONS] = {
     {"bsp",
      "an object with g and L",
      2,
      {{"g", COST_POS, offsetof(cost_machine, g)}, {"L", COST_ANY, offsetof(cost_machine, L)}}},
+    {"bsp_hpput", "an object with g", 1, {{"g", COST_POS, offsetof(cost_machine, g_hpput)}}},
     {"bspstar",
      "an object with g and B",
      2,
@@ -574,6 +575,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
     for (int k = SECTION_BSP + 1; k < NUM_SECTIONS; k++)
         if (read_section(c, root, &num_sections[k], m) < 0)
             return -1;
+    m->hp_ratio = m->g_hpput > 0 ? m->g_hpput / m->g : 1;
     return read_dbsp(c, root, m) < 0 || read_ccm(c, root, m) < 0 ? -1 : 0;
 }
 

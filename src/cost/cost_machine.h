@@ -98,7 +98,11 @@ typedef struct cost_machine {
     int oversubscribed;        /* 1 when some P exceeded the cores */
     int h_sum;                 /* 1: h = in + out; 0: h = max(in, out) */
     double g, L;               /* overall BSP fit (table 12) */
-    size_t nbyprocs;           /* 0 in files of before the per-P fits */
+    /* bsp_hpput's g of the same fit ("bsp_hpput", 0: not measured), and its ratio
+     * to bsp_put's (1 without it): the models charge a byte that bsp_hpput
+     * moved as hp_ratio bytes of bsp_put (cost_hbytes). Set when read. */
+    double g_hpput, hp_ratio;
+    size_t nbyprocs; /* 0 in files of before the per-P fits */
     cost_procs_fit byprocs[COST_MAX_PROCS];
     cost_pattern_fit put[COST_NPATTERNS], hpput[COST_NPATTERNS];
     size_t nsizes; /* table 11 */

@@ -62,7 +62,7 @@ static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_m
                 continue;
             w = fmax(w, cost_work(r, m, flags));
             faults = fmax(faults, cost_faults(r, m));
-            bytes = fmax(bytes, cost_combine(r->bytes_in, r->bytes_out, m->h_sum));
+            bytes = fmax(bytes, cost_hbytes(r, m, m->h_sum));
             msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
         double step =
@@ -111,14 +111,14 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double
             if (r == NULL)
                 continue;
             double start = prev[i] + cost_work(r, m, flags);
-            double h = cost_combine(r->bytes_in, r->bytes_out, 1);
+            double h = cost_hbytes(r, m, 1);
             for (size_t k = 0; k < r->nfrom; k++) {
                 int j = r->from[k];
                 const cost_rec *q = cost_trace_rec(t, s, j);
                 if (q == NULL)
                     continue;
                 start = fmax(start, prev[j] + cost_work(q, m, flags));
-                h = fmax(h, cost_combine(q->bytes_in, q->bytes_out, 1));
+                h = fmax(h, cost_hbytes(q, m, 1));
             }
             next[i] = start + m->g * h + m->L + cost_faults(r, m);
             after = fmax(after, next[i]);

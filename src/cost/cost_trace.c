@@ -194,6 +194,28 @@ static int read_self(reader *rd, cost_jctx *c, const json_t *obj, cost_rec *r)
     return 0;
 }
 
+/* hp_bytes_out and hp_bytes_in, optional (0 when absent): the part of the
+ * traffic with other processes that bsp_hpput moved, which the flat models
+ * charge at hpput's g (cost_groups.h, cost_hbytes). After read_self. */
+static int read_hp(cost_jctx *c, const json_t *obj, cost_rec *r)
+{
+    r->hp_out = r->hp_in = 0;
+    if (json_object_get(obj, "hp_bytes_out") == NULL && json_object_get(obj, "hp_bytes_in") == NULL)
+        return 0;
+    if (read_count(c, obj, "hp_bytes_out", &r->hp_out) < 0 ||
+        read_count(c, obj, "hp_bytes_in", &r->hp_in) < 0)
+        return -1;
+    if (r->hp_out > r->bytes_out)
+        return cost_jfail(c, "hp_bytes_out",
+                          "expected an integer <= %llu (bytes_out less self_bytes)",
+                          (unsigned long long)r->bytes_out);
+    if (r->hp_in > r->bytes_in)
+        return cost_jfail(c, "hp_bytes_in",
+                          "expected an integer <= %llu (bytes_in less self_bytes)",
+                          (unsigned long long)r->bytes_in);
+    return 0;
+}
+
 /* A group path: 1 to COST_MAX_DEPTH part indices in [0, INT_MAX], decimal
  * without leading zeros, separated by '/'. */
 static int valid_group(const char *s, size_t len)
@@ -310,7 +332,8 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
         read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||
-        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0 || read_self(rd, &c, obj, r) < 0)
+        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0 || read_self(rd, &c, obj, r) < 0 ||
+        read_hp(&c, obj, r) < 0)
         return -1;
     if (read_from(&c, obj, r, rd->t->nprocs) < 0)
         return -1;

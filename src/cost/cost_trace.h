@@ -49,6 +49,8 @@ typedef struct cost_rec {
     /* Traffic with the other processes: a process's puts, sends and gets to
      * itself (the file's self_bytes, self_msgs) are taken out of both sides. */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
+    uint64_t hp_out,
+        hp_in; /* of bytes_out and bytes_in, what bsp_hpput moved (0: none or not said) */
     int *from; /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */

@@ -135,6 +135,37 @@ static void self_traffic_left_out(void)
     cost_trace_free(&t);
 }
 
+/* Bytes that bsp_hpput moved (hp_bytes_out, hp_bytes_in) count g_hpput / g
+ * bytes of bsp_put each (cost_hbytes). Process 0 sends 1000 bytes to 1, 600
+ * of them by hpput; machine_hpput.json: machine.json (g 1e-9, L 1e-5, in +
+ * out) with bsp_hpput's g 5e-10, a ratio of 0.5. h = 400 + 0.5 · 600 = 700
+ * on both sides: BSP 1e-9 · 700 + 1e-5 = 1.07e-5; EBSP the same (process 1's
+ * partner 0 has 700 too); BSP* 2e-9 · (700 + 1 · 100) + 1e-5 = 1.16e-5. A
+ * file without bsp_hpput charges all 1000 bytes at g: 1.1e-5. */
+static void hpput_bytes_charged(void)
+{
+    const char *text = HEADER
+        "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":1000,"
+        "\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,\"hp_bytes_out\":600,\"hp_bytes_in\":0,"
+        "\"from\":[],\"t_enter\":0,\"t_exit\":0}\n"
+        "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":0,"
+        "\"msgs_out\":0,\"bytes_in\":1000,\"msgs_in\":1,\"hp_bytes_out\":0,\"hp_bytes_in\":600,"
+        "\"from\":[0],\"t_enter\":0,\"t_exit\":0}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    CHECK(cost_trace_rec(&t, 0, 0)->hp_out == 600 && cost_trace_rec(&t, 0, 1)->hp_in == 600);
+    load_machine("machine_hpput.json", &m);
+    NEAR(m.hp_ratio, 0.5);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){1.07e-5}, 1.07e-5);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){1.07e-5}, 1.07e-5);
+    expect_model(COST_BSPSTAR, &t, &m, 0, (double[]){1.16e-5}, 1.16e-5);
+    load_machine("machine.json", &m);
+    CHECK(m.hp_ratio == 1);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){1.1e-5}, 1.1e-5);
+    cost_trace_free(&t);
+}
+
 /* Page faults inside the sync (the trace's "faults") are no model's term:
  * charged only when predict sets m.fault (--faults), after the work, where
  * data lands (cost_faults). Process 0: w = 0.001, 10 faults; process 1: w =
@@ -337,6 +368,7 @@ static void ops_of_kinds(void)
 }
 
 static const struct test_case cases[] = {
+    {"hpput_bytes_charged", hpput_bytes_charged},
     {"model_two_pairs", model_two_pairs},
     {"model_two_pairs_max", model_two_pairs_max},
     {"model_all_to_all", model_all_to_all},

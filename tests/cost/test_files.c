@@ -330,6 +330,26 @@ static void machine_roundtrip_ccm_procs(void)
     remove(path2);
 }
 
+/* bsp_hpput's g survives writing and reading, and sets the ratio at which
+ * hpput bytes are charged; absent, the ratio is 1. */
+static void machine_roundtrip_hpput(void)
+{
+    cost_machine m, back;
+    load_machine("machine_hpput.json", &m);
+    m.g_hpput = 1.0 / 3e9;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/test_cost_%ld_hp.json", (long)getpid());
+    CHECK(cost_machine_write(path, &m, err, sizeof err) == 0);
+    CHECK(cost_machine_read(path, &back, err, sizeof err) == 0);
+    CHECK(back.g_hpput == m.g_hpput && back.hp_ratio == m.g_hpput / m.g);
+    CHECK(strstr(slurp(path), "\"bsp_hpput\": {\"g\": ") != NULL);
+    m.g_hpput = 0;
+    CHECK(cost_machine_write(path, &m, err, sizeof err) == 0);
+    CHECK(cost_machine_read(path, &back, err, sizeof err) == 0);
+    CHECK(back.g_hpput == 0 && back.hp_ratio == 1 && strstr(slurp(path), "bsp_hpput") == NULL);
+    remove(path);
+}
+
 static void machine_write_refuses_groups(void)
 {
     cost_machine m;
@@ -579,6 +599,7 @@ static const struct test_case cases[] = {
     {"machine_read_groups", machine_read_groups},
     {"machine_roundtrip_groups", machine_roundtrip_groups},
     {"machine_roundtrip_ccm_procs", machine_roundtrip_ccm_procs},
+    {"machine_roundtrip_hpput", machine_roundtrip_hpput},
     {"machine_write_refuses_groups", machine_write_refuses_groups},
     {"machine_syntax_error_one_line", machine_syntax_error_one_line},
     {"trace_read_fields", trace_read_fields},
