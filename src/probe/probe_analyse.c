@@ -395,7 +395,6 @@ int probe_analyse(const probe_data *d, probe_summary *s, char *err, size_t errle
     /* The same fit of bsp_hpput, for the bytes it moves (cost_hbytes); left
      * out (0) when noise tilted it to g <= 0. */
     s->m.g_hpput = fmax(0, first->overall[PROBE_HPPUT].rel_g);
-    s->m.hp_ratio = s->m.g_hpput > 0 && s->m.g > 0 ? s->m.g_hpput / s->m.g : 1;
     s->m.nsizes = d->nsizes;
     for (size_t k = 0; k < d->nsizes; k++) {
         s->m.t11_h[k] = (double)d->sizes[k];
