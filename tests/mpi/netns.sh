@@ -4,14 +4,29 @@
 # rank saw the other's namespace. Starts it with $MPIEXEC (else mpirun), Open
 # MPI's or MPICH's (hydra). Exit 77 (skipped) where namespaces cannot be made
 # (not root, no iproute2, no permission) or the launcher is neither.
+#
+# Each launch has 40 s. Under MPICH 4.0 with UCX 1.13 over TCP, about one job in
+# 30 on a loaded machine prints everything and then hangs in MPI_Finalize: one
+# rank has closed its UCX endpoints and waits in the launcher's barrier, the
+# other waits for that rank to answer its own close (UCX's TCP teardown,
+# openucx/ucx#8738; docs/mpi.md). Such a job is run once more; a second hang,
+# or any other failure, fails the test.
 set -u
 prog=$1
-here=$(cd "$(dirname "$0")" && pwd)
 id=$$
 ns1=pbsp$id.a ns2=pbsp$id.b
 a=10.231.$((id % 250)).1 b=10.231.$((id % 250)).2
 tmp=$(mktemp -d) || exit 1
+# Kills what a timed-out launch left running inside the namespaces.
+kill_leftovers() {
+  for ns in "$ns1" "$ns2"; do
+    pids=$(ip netns pids "$ns" 2>/dev/null)
+    # shellcheck disable=SC2086 # one argument per process
+    [ -z "$pids" ] || kill -9 $pids 2>/dev/null
+  done
+}
 cleanup() {
+  kill_leftovers
   ip netns del "$ns1" 2>/dev/null
   ip netns del "$ns2" 2>/dev/null
   rm -rf "$tmp"
@@ -43,29 +58,50 @@ chmod +x "$tmp/agent"
 
 mpiexec=${MPIEXEC:-mpirun}
 case $("$mpiexec" --version 2>&1) in
-    *"Open MPI"* | *OpenRTE*)
+    *"Open MPI"* | *OpenRTE*) flavour=openmpi ;;
+    *HYDRA*) flavour=hydra ;;
+    *) skip "$mpiexec is neither Open MPI's nor MPICH's (hydra) launcher" ;;
+esac
+
+# launch: one job, its output in $tmp/out; the launcher's status, 124 or 137
+# (killed 5 s later) when it timed out.
+launch() {
+    case $flavour in
+    openmpi)
         printf '%s slots=1\n%s slots=1\n' "$a" "$b" >"$tmp/hosts"
         OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-            ip netns exec "$ns1" "$mpiexec" --hostfile "$tmp/hosts" \
+            timeout -k 5 40 ip netns exec "$ns1" "$mpiexec" --hostfile "$tmp/hosts" \
             --mca plm_rsh_agent "$tmp/agent" --mca btl tcp,self \
             --mca btl_tcp_if_include "$a/24" --mca oob_tcp_if_include "$a/24" \
             -np 2 "$prog" >"$tmp/out" 2>&1
         ;;
-    *HYDRA*)
+    hydra)
         # -iface: the proxies call mpiexec back on the veth's address.
         # MPIR_CVAR_NOLOCAL: no shared memory between the ranks (both hosts are
         # one machine); UCX_TLS: Debian's MPICH moves data by UCX, here TCP only.
         printf '%s:1\n%s:1\n' "$a" "$b" >"$tmp/hosts"
         MPIR_CVAR_NOLOCAL=1 UCX_TLS=tcp,self \
-            ip netns exec "$ns1" "$mpiexec" -f "$tmp/hosts" \
+            timeout -k 5 40 ip netns exec "$ns1" "$mpiexec" -f "$tmp/hosts" \
             -launcher ssh -launcher-exec "$tmp/agent" -iface "v$id.a" \
             -np 2 "$prog" >"$tmp/out" 2>&1
         ;;
-    *) skip "$mpiexec is neither Open MPI's nor MPICH's (hydra) launcher" ;;
-esac
+    esac
+}
+lines() { grep -c '^process [01]: namespace' "$tmp/out"; }
+timed_out() { [ "$status" = 124 ] || [ "$status" = 137 ]; }
+
+launch
 status=$?
+if timed_out && [ "$(lines)" = 2 ]; then
+    cat "$tmp/out"
+    echo "netns: both processes finished, then the job hung in MPI_Finalize (MPI's TCP teardown); once more"
+    kill_leftovers
+    launch
+    status=$?
+fi
 cat "$tmp/out"
+! timed_out || { echo "netns: the run did not end within 40 s"; exit 1; }
 [ "$status" = 0 ] || { echo "netns: the run failed with status $status"; exit 1; }
-[ "$(grep -c '^process [01]: namespace' "$tmp/out")" = 2 ] ||
+[ "$(lines)" = 2 ] ||
   { echo "netns: expected one line from each of the two processes"; exit 1; }
 exit 0
