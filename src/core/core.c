@@ -176,6 +176,26 @@ static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t 
         p->tr.copy_ticks += core_ticks() - t0;
 }
 
+/* Before a put of n bytes from src to another process: a padding record when
+ * the payload would otherwise land too near its source mod 4096
+ * (core_copy_place; CORE_COPY_PLACE_MIN in core_copy.h says why). */
+static void place_put(core_proc *p, int dest, const void *src, size_t n)
+{
+    core_ctx *c = p->ctx;
+    if (!p->run->place_payloads || n < CORE_COPY_PLACE_MIN || dest == c->pid)
+        return;
+    core_buf *b = &c->out[c->step & 1][dest];
+    /* Room for the padding and the put at once: no growth may move the buffer
+     * between the choice of the padding and the put's record. */
+    core_buf_reserve(b, core_rec_len(4096) + core_rec_len(n));
+    core_rec *r = (core_rec *)(b->data + b->len);
+    size_t skip = core_copy_place((uintptr_t)(r + 1), (uintptr_t)src, sizeof *r);
+    if (skip == 0)
+        return;
+    *r = (core_rec){.kind_slot = CORE_REC_PAD, .size = (uint32_t)(skip - sizeof *r)};
+    core_buf_commit(b, skip);
+}
+
 /* Appends put records (split below 4 GiB each) from src to dest's slot. */
 static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, size_t offset,
                         size_t n, int high_performance)
@@ -191,6 +211,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
             if (dest != c->pid)
                 p->tr.hp_bytes_out += chunk;
         } else {
+            place_put(p, dest, src, chunk);
             r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
                 copy_out(p, dest, r + 1, src, chunk);
@@ -460,6 +481,10 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
         const core_rec *r = (const core_rec *)cur;
         const char *data = (const char *)(r + 1);
         unsigned kind = CORE_REC_KIND(r);
+        if (kind == CORE_REC_PAD) {
+            cur += core_rec_bytes(r);
+            continue;
+        }
         if (kind == CORE_REC_SEND) {
             size_t ts = CORE_REC_SLOT(r);
             core_msgq_push(&c->in, data, ts, data + CORE_ALIGN8(ts), r->size);

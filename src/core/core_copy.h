@@ -59,6 +59,32 @@
 #define CORE_COPY_L1_MAX 16384
 #define CORE_COPY_L1_WINDOW 32
 
+/* Put payloads of this size or more are placed in the out buffer (core.c,
+ * place_put) so that (payload - source) mod 4096 is near 2048, unless it is
+ * already at least CORE_COPY_PLACE_NEAR from 0. glibc's malloc returns large
+ * blocks 16 bytes into a page, as it does the out buffers, so a payload right
+ * after its 16-byte record header sat 16 bytes above its source mod 4096: the
+ * window, for the writer, and 16 below for the reader. A 1 MiB two-phase
+ * broadcast at P = 2 took 23-25 us a call there, 17.5 at a distance of 700;
+ * with cached stores on a VM whose vCPUs were far apart, 183 against 28. The
+ * padding costs the out buffer up to 4 KiB a put, and nothing is copied. */
+#define CORE_COPY_PLACE_MIN 16384
+#define CORE_COPY_PLACE_NEAR 256
+
+/* Where a payload goes whose source is src and which would land at at (both
+ * 8-byte aligned there): 0 when at is at least CORE_COPY_PLACE_NEAR from src
+ * mod 4096 either way; else the bytes to skip first (a padding record: its
+ * header bytes, then 8-byte steps), which put it 2041 to 2048 bytes above src
+ * mod 4096, as far from the window as a reader's destination that shares the
+ * source's offset in its page can be. */
+static inline size_t core_copy_place(uintptr_t at, uintptr_t src, size_t header)
+{
+    size_t delta = (at - src) & 4095u;
+    if (delta >= CORE_COPY_PLACE_NEAR && delta <= 4096 - CORE_COPY_PLACE_NEAR)
+        return 0;
+    return header + ((src + 2048 - at - header) & 4095u & ~(size_t)7);
+}
+
 /* Streamed copies start here: below, the reader's extra trip to memory costs
  * about what the stores save (break-even 8-16 KB here, bench_exchange). */
 #define CORE_COPY_STREAM_MIN 16384

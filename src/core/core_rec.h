@@ -8,7 +8,10 @@
  *    during the sync (threads engine); an engine that must move the data turns
  *    the record into CORE_REC_HPPUT_DATA, laid out as a put;
  *  - CORE_REC_SEND: the tag (its size in the slot field, padded to 8 bytes), then
- *    the payload (size bytes).
+ *    the payload (size bytes);
+ *  - CORE_REC_PAD: size bytes of nothing, put before a large put so that its
+ *    payload lands where copying it in and out is fast (core.c, place_put);
+ *    readers step over it.
  * core_rec_len gives the bytes a record with `datalen` bytes of data takes,
  * core_rec_bytes the bytes an existing record takes: every reader and writer of
  * the buffers steps through them with these two.
@@ -23,7 +26,8 @@ typedef enum {
     CORE_REC_PUT = 1,
     CORE_REC_HPPUT = 2,
     CORE_REC_SEND = 3,
-    CORE_REC_HPPUT_DATA = 4
+    CORE_REC_HPPUT_DATA = 4,
+    CORE_REC_PAD = 5
 } core_rec_kind;
 
 /* Sixteen bytes keep an 8-byte put at 24 bytes of traffic; puts of 4 GiB or more

@@ -174,8 +174,11 @@ int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_
     if (m > 0) {
         qsort(p, m, sizeof *p, by_h);
         double best = fit_pieces(p, m, 0, X, y, f);
-        /* A break at each size measured with two other sizes below it and two
-         * above, so that each piece has a slope of its own to fit. */
+        /* A break at each size measured with two other sizes below it and one
+         * above: the lower piece has its a and c to fit, and the upper piece,
+         * joined to it at the break, only its slope. So the largest size can
+         * have a slope of its own: the probe's 1 MiB collectives cost per byte
+         * what the line through 64 and 256 KiB does not foretell. */
         size_t below = 0; /* distinct sizes before p[i] */
         for (size_t i = 1; i < m; i++) {
             if (p[i].h == p[i - 1].h)
@@ -184,7 +187,7 @@ int cost_ccm_fit(const cost_ccm_sample *s, size_t n, const char *kind, cost_ccm_
             size_t above = 0;
             for (size_t j = i + 1; j < m; j++)
                 above += p[j].h != p[j - 1].h;
-            if (below < 2 || above < 2)
+            if (below < 2 || above < 1)
                 continue;
             cost_ccm_fn two;
             double ssr = fit_pieces(p, m, p[i].h, X, y, &two);

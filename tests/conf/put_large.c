@@ -6,13 +6,16 @@
  * and one into itself, overwrites its sources right after the puts (the data
  * must be what they held at the call), sends a 70001-byte message to the
  * previous process, and every byte arrives, nothing around the blocks changes,
- * over three supersteps with different contents. */
+ * over three supersteps with different contents. The blocks' sources lie 0, 24,
+ * 2048 and 4000 bytes into a malloc'd buffer, so that the threads engine pads
+ * some of them in the out buffer (place_put, core.c) and not others. */
 #include "check.h"
 
 #include <string.h>
 
 static const int sizes[] = {16383, 16384, 16385, 100003};
-enum { NSIZES = 4, MSG = 70001, AREA = 16383 + 16384 + 16385 + 100003 + 64 };
+static const int shifts[] = {0, 24, 2048, 4000};
+enum { NSIZES = 4, MSG = 70001, AREA = 16383 + 16384 + 16385 + 100003 + 64, SHIFT_MAX = 4096 };
 
 static unsigned char byte(int src, int round, long i)
 {
@@ -25,7 +28,7 @@ int main(void)
     int p = bsp_pid(), n = bsp_nprocs();
     int next = (p + 1) % n, prev = (p + n - 1) % n;
     unsigned char *area = check_alloc(AREA), *self = check_alloc(AREA);
-    unsigned char *src = check_alloc(AREA), *msg = check_alloc(MSG);
+    unsigned char *src = check_alloc(AREA + SHIFT_MAX), *msg = check_alloc(MSG);
     int tagsize = (int)sizeof(int);
     bsp_set_tagsize(&tagsize);
     bsp_push_reg(area, AREA);
@@ -38,10 +41,11 @@ int main(void)
         bsp_sync();   /* nobody puts into an area before its owner cleared it */
         long off = 1; /* odd: the out buffer and the destination are not 16-byte aligned */
         for (int k = 0; k < NSIZES; k++) {
+            unsigned char *from = src + shifts[k];
             for (long i = 0; i < sizes[k]; i++)
-                src[i] = byte(p, round, off + i);
-            bsp_put(next, src, area, (int)off, sizes[k]);
-            memset(src, 0, (size_t)sizes[k]); /* buffered: the put took the values already */
+                from[i] = byte(p, round, off + i);
+            bsp_put(next, from, area, (int)off, sizes[k]);
+            memset(from, 0, (size_t)sizes[k]); /* buffered: the put took the values already */
             off += sizes[k] + 8;
         }
         for (long i = 0; i < sizes[NSIZES - 1]; i++)

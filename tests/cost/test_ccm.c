@@ -371,6 +371,27 @@ static void ccm_fit_pieces(void)
     NEAR(f.c, (q1 + q2) / (q1 * q1 + q2 * q2));
 }
 
+/* The break may lie at the second largest size, one size above it: the top
+ * piece, joined to the lower one, has only its slope to fit. Times of exactly
+ * 1e-6 + 2e-9·min(h, 3000) + 8e-9·max(0, h − 3000): the break goes to 3000
+ * (a rule asking two sizes above would leave a residual) and T at 4000 is the
+ * time measured there. */
+static void ccm_fit_top_piece(void)
+{
+    cost_ccm_sample s[] = {{"t", 2, 0, 1e-6, 0},
+                           {"t", 2, 1000, 3e-6, 0},
+                           {"t", 2, 2000, 5e-6, 0},
+                           {"t", 2, 3000, 7e-6, 0},
+                           {"t", 2, 4000, 15e-6, 0}};
+    cost_ccm_fn f;
+    CHECK(cost_ccm_fit(s, 5, "t", &f) == 0);
+    CHECK(f.h_break == 3000 && f.b == 0);
+    NEAR(f.a, 1e-6);
+    NEAR(f.c, 2e-9);
+    NEAR(f.c_above, 8e-9);
+    NEAR(cost_ccm_eval(&f, 2, 4000), 15e-6);
+}
+
 /* A machine file written before the fit was constrained may hold a negative a:
  * T is then 0, never negative, so that the clock never runs back. Here a bcast
  * with T = −1 s, then a plain superstep of 0.1 s: CCM must still charge the
@@ -429,6 +450,7 @@ static const struct test_case cases[] = {
     {"ccm_samples_fit", ccm_samples_fit},
     {"ccm_fit_fallbacks", ccm_fit_fallbacks},
     {"ccm_fit_pieces", ccm_fit_pieces},
+    {"ccm_fit_top_piece", ccm_fit_top_piece},
     {"ccm_negative_never_back", ccm_negative_never_back},
 };
 

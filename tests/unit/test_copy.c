@@ -6,7 +6,8 @@
  * boundary) for every case. Bytes around the destination must stay untouched.
  * core_copy_picked: the first copy takes core_copy, the second the stream, then
  * the way that cost less (the stream only when a quarter less), and copy
- * CORE_COPY_PICK_RETRY the other one. Prints "test_copy: N cases OK". */
+ * CORE_COPY_PICK_RETRY the other one. core_copy_place: the padding before a
+ * payload, by hand. Prints "test_copy: N cases OK". */
 #include "core/core_copy.h"
 
 #include <stdint.h>
@@ -96,6 +97,28 @@ int main(void)
         return 1;
     }
     cases += CORE_COPY_PICK_RETRY + 4;
+    /* core_copy_place, by hand (16-byte headers): a payload 0 or 16 bytes above
+     * its source (mod 4096) moves to 2048 above it; 3 above (an odd source)
+     * skips 16 + 2024 and lands 2043 above; 300 and 3796 above stay. */
+    static const struct {
+        uintptr_t at, src;
+        size_t skip;
+    } places[] = {{0x1010, 0x2010, 2048},
+                  {0x1020, 0x0010, 2032},
+                  {0x1000, 0x0ffd, 2040},
+                  {0x1000 + 300, 0x5000, 0},
+                  {0x1000 + 3796, 0x5000, 0},
+                  {0x1000 + 4090, 0x5000, 16 + ((0x5000 + 2048 - 0x1000 - 4090 - 16) & 4088)}};
+    for (size_t k = 0; k < sizeof places / sizeof *places; k++) {
+        size_t skip = core_copy_place(places[k].at, places[k].src, 16);
+        size_t now = (places[k].at + skip - places[k].src) & 4095;
+        if (skip != places[k].skip || (skip && (now < 2041 || now > 2048))) {
+            printf("test_copy: FAILED: core_copy_place case %zu skipped %zu (%zu expected)\n", k,
+                   skip, places[k].skip);
+            return 1;
+        }
+        cases++;
+    }
     printf("test_copy: %ld cases OK\n", cases);
     free(src);
     free(dst);

@@ -196,6 +196,7 @@ void eng_begin(long long nprocs)
     core_run *run = core_run_create(P, 0, P, trace && *trace ? trace : NULL,
                                     g.argv && g.argv[0] ? g.argv[0] : "");
     run->stream_out = stream;
+    run->place_payloads = 1;
     run->t0 = core_now();
     if (run->trace_all)
         for (int i = 0; i < P; i++)
