@@ -176,20 +176,21 @@ static void copy_out(core_proc *p, int dest, void *to, const void *from, size_t 
         p->tr.copy_ticks += core_ticks() - t0;
 }
 
-/* Before a put of n bytes from src to another process: a padding record when
- * the payload would otherwise land too near its source mod 4096
+/* Before a put or send of n bytes from src to another process, whose record
+ * holds lead bytes of data before the payload (a send's tag): a padding record
+ * when the payload would otherwise land too near its source mod 4096
  * (core_copy_place; CORE_COPY_PLACE_MIN in core_copy.h says why). */
-static void place_put(core_proc *p, int dest, const void *src, size_t n)
+static void place_payload(core_proc *p, int dest, const void *src, size_t n, size_t lead)
 {
     core_ctx *c = p->ctx;
     if (!p->run->place_payloads || n < CORE_COPY_PLACE_MIN || dest == c->pid)
         return;
     core_buf *b = &c->out[c->step & 1][dest];
-    /* Room for the padding and the put at once: no growth may move the buffer
-     * between the choice of the padding and the put's record. */
-    core_buf_reserve(b, core_rec_len(4096) + core_rec_len(n));
+    /* Room for the padding and the record at once: no growth may move the
+     * buffer between the choice of the padding and the record. */
+    core_buf_reserve(b, core_rec_len(4096) + core_rec_len(lead + n));
     core_rec *r = (core_rec *)(b->data + b->len);
-    size_t skip = core_copy_place((uintptr_t)(r + 1), (uintptr_t)src, sizeof *r);
+    size_t skip = core_copy_place((uintptr_t)(r + 1) + lead, (uintptr_t)src, sizeof *r);
     if (skip == 0)
         return;
     *r = (core_rec){.kind_slot = CORE_REC_PAD, .size = (uint32_t)(skip - sizeof *r)};
@@ -211,7 +212,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
             if (dest != c->pid)
                 p->tr.hp_bytes_out += chunk;
         } else {
-            place_put(p, dest, src, chunk);
+            place_payload(p, dest, src, chunk, 0);
             r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
                 copy_out(p, dest, r + 1, src, chunk);
@@ -320,6 +321,7 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
     if (n > UINT32_MAX)
         core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n, UINT32_MAX);
     size_t ts = c->tagsize;
+    place_payload(p, (int)pid, payload, n, CORE_ALIGN8(ts));
     core_rec *r = append_record(c, (int)pid, CORE_REC_SEND, (uint32_t)ts, CORE_ALIGN8(ts) + n);
     r->offset = 0;
     r->size = (uint32_t)n;
@@ -658,13 +660,16 @@ void core_oblsync(core_proc *p, size_t n)
 size_t core_count_messages(const char *data, size_t len)
 {
     size_t n = 0;
-    for (const char *cur = data, *end = data + len; cur < end; n++) {
+    for (const char *cur = data, *end = data + len; cur < end;) {
         const core_rec *r = (const core_rec *)cur;
+        cur += core_rec_bytes(r);
+        if (CORE_REC_KIND(r) == CORE_REC_PAD)
+            continue;
+        n++;
         if (CORE_REC_KIND(r) != CORE_REC_SEND)
             core_fatal("bsp_oblsync",
                        "only bsp_send may communicate in a superstep ended by bsp_oblsync "
                        "(this one has a put)");
-        cur += core_rec_bytes(r);
     }
     return n;
 }

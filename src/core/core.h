@@ -187,7 +187,7 @@ struct core_run {
      * destinations read them on other cores (threads engine, thr_place). */
     core_stream stream_out;
     /* Whether large put payloads are placed in the out buffer at a distance
-     * from their source that keeps both copies fast (core.c, place_put): set
+     * from their source that keeps both copies fast (core.c, place_payload): set
      * by an engine whose destinations copy straight from the out buffer
      * (threads); an engine that sends the buffer would only send the padding. */
     int place_payloads;

@@ -59,8 +59,8 @@
 #define CORE_COPY_L1_MAX 16384
 #define CORE_COPY_L1_WINDOW 32
 
-/* Put payloads of this size or more are placed in the out buffer (core.c,
- * place_put) so that (payload - source) mod 4096 is near 2048, unless it is
+/* Put and send payloads of this size or more are placed in the out buffer (core.c,
+ * place_payload) so that (payload - source) mod 4096 is near 2048, unless it is
  * already at least CORE_COPY_PLACE_NEAR from 0. glibc's malloc returns large
  * blocks 16 bytes into a page, as it does the out buffers, so a payload right
  * after its 16-byte record header sat 16 bytes above its source mod 4096: the

@@ -9,8 +9,9 @@
  *    the record into CORE_REC_HPPUT_DATA, laid out as a put;
  *  - CORE_REC_SEND: the tag (its size in the slot field, padded to 8 bytes), then
  *    the payload (size bytes);
- *  - CORE_REC_PAD: size bytes of nothing, put before a large put so that its
- *    payload lands where copying it in and out is fast (core.c, place_put);
+ *  - CORE_REC_PAD: size bytes of nothing, put before a large put or send so
+ *    that its payload lands where copying it in and out is fast (core.c,
+ *    place_payload);
  *    readers step over it.
  * core_rec_len gives the bytes a record with `datalen` bytes of data takes,
  * core_rec_bytes the bytes an existing record takes: every reader and writer of

@@ -8,7 +8,7 @@
  * previous process, and every byte arrives, nothing around the blocks changes,
  * over three supersteps with different contents. The blocks' sources lie 0, 24,
  * 2048 and 4000 bytes into a malloc'd buffer, so that the threads engine pads
- * some of them in the out buffer (place_put, core.c) and not others. */
+ * some of them in the out buffer (place_payload, core.c) and not others. */
 #include "check.h"
 
 #include <string.h>

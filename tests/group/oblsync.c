@@ -8,11 +8,13 @@
  * receiver already waiting); oblsync with 0 messages; all-to-all rounds with
  * payloads of 0 to 12 bytes; oblsync supersteps mixed with bsp_sync supersteps
  * (puts, gets, registrations and queues carry across); oblsync inside a part
- * while the other part uses bsp_sync. Every message names its round and sender,
- * and every queue is checked for exactly what must be in it.
+ * while the other part uses bsp_sync; messages of 40000 bytes. Every message
+ * names its round and sender, and every queue is checked for exactly what
+ * must be in it.
  */
 #include "group_test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { MAXP = 128 };
@@ -153,6 +155,37 @@ static void zero(void)
         expect_queue(0, r, NULL, 0);
     }
     CHECK_EQ(bsp_superstep(), before + 100);
+    bsp_sync();
+}
+
+/* Messages of 40000 bytes (which the threads engine may pad in its out
+ * buffers, place_payload in core.c) from sources 0, 8, 16 and 2048 bytes into
+ * a malloc'd buffer, to the right neighbour: one arrives each superstep, whole. */
+static void large(void)
+{
+    enum { LEN = 40000 };
+    unsigned char *out = malloc(LEN + 4096), *in = malloc(LEN);
+    CHECK(out && in);
+    static const int shifts[] = {0, 8, 16, 2048};
+    int left = (gpid + gP - 1) % gP;
+    for (int r = 0; r < 4; r++) {
+        unsigned char *from = out + shifts[r];
+        for (int i = 0; i < LEN; i++)
+            from[i] = (unsigned char)(r * 31 + gpid * 7 + i * 13);
+        bsp_send((gpid + 1) % gP, NULL, from, LEN);
+        bsp_oblsync(1);
+        bsp_nprocs_t nmsgs = 0;
+        bsp_size_t nbytes = 0;
+        bsp_qsize(&nmsgs, &nbytes);
+        CHECK_EQ(nmsgs, 1);
+        CHECK_EQ(nbytes, LEN);
+        bsp_move(in, LEN);
+        for (int i = 0; i < LEN; i++)
+            if (in[i] != (unsigned char)(r * 31 + left * 7 + i * 13))
+                CHECK_EQ(in[i], (unsigned char)(r * 31 + left * 7 + i * 13));
+    }
+    free(out);
+    free(in);
     bsp_sync();
 }
 
@@ -302,6 +335,7 @@ int main(void)
     late();
     zero();
     all_to_all(gP > 8 ? 20 : 100);
+    large();
     mixed();
     in_parts();
     bsp_end();
