@@ -73,8 +73,8 @@
 #define CORE_COPY_PLACE_MIN 1024
 #define CORE_COPY_PLACE_NEAR 256
 
-/* Where a payload goes whose source is src and which would land at at (both
- * 8-byte aligned there): 0 when at is at least CORE_COPY_PLACE_NEAR from src
+/* Where a payload goes whose source is src and which would land at at (8-byte
+ * aligned, as records are): 0 when at is at least CORE_COPY_PLACE_NEAR from src
  * mod 4096 either way; else the bytes to skip first (a padding record: its
  * header bytes, then 8-byte steps), which put it 2041 to 2048 bytes above src
  * mod 4096, as far from the window as a reader's destination that shares the

@@ -11,8 +11,7 @@
  *    the payload (size bytes);
  *  - CORE_REC_PAD: size bytes of nothing, put before a large put or send so
  *    that its payload lands where copying it in and out is fast (core.c,
- *    place_payload);
- *    readers step over it.
+ *    place_payload); readers step over it.
  * core_rec_len gives the bytes a record with `datalen` bytes of data takes,
  * core_rec_bytes the bytes an existing record takes: every reader and writer of
  * the buffers steps through them with these two.
