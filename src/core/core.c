@@ -521,10 +521,7 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             else
                 core_copy(to, from, r->size);
         }
-        p->tr.bytes_in += r->size;
-        p->tr.msgs_in++;
-        if ((kind == CORE_REC_HPPUT || kind == CORE_REC_HPPUT_DATA) && src_pid != p->pid)
-            p->tr.hp_bytes_in += r->size;
+        core_trace_landed(p, r, src_pid != p->pid);
         if (src_pid == p->pid)
             core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
         cur += core_rec_bytes(r);

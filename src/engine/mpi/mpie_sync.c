@@ -597,10 +597,7 @@ static void land_apart(core_proc *p, int q, const core_rec *r)
                   &req);
         mpie_wait(1, &req, 0);
     }
-    p->tr.bytes_in += r->size;
-    p->tr.msgs_in++;
-    if (CORE_REC_KIND(r) != CORE_REC_PUT && q != c->pid)
-        p->tr.hp_bytes_in += r->size;
+    core_trace_landed(p, r, q != c->pid);
 }
 
 /* Lands the records of a head in order. In a head a large put's record has no
