@@ -33,6 +33,22 @@ static int partner(int q, int Q)
     return q >= half ? q - half : q < Q - half ? q + half : -1;
 }
 
+/* One process's put of an Exchange across the halves of a cluster (nothing
+ * when it has no partner). */
+typedef struct half_exchange {
+    int to;
+    const char *src;
+    char *dst;
+    long nbytes;
+} half_exchange;
+
+static void put_half(const void *arg)
+{
+    const half_exchange *x = arg;
+    if (x->to >= 0)
+        bsp_put((bsp_pid_t)x->to, x->src, x->dst, 0, (bsp_size_t)x->nbytes);
+}
+
 /* One level of one round: all i-clusters time reps samples of every size, in
  * the order given, into mine[(level·nsizes + size)·reps + r]. */
 static void run_level(const probe_levels *lv, size_t level, const size_t *order, int reps,
@@ -48,14 +64,8 @@ static void run_level(const probe_levels *lv, size_t level, const size_t *order,
     for (size_t i = 0; i < lv->nsizes; i++) {
         size_t k = order[i];
         double *t = mine + (level * lv->nsizes + k) * (size_t)reps;
-        for (int r = 0; r < reps; r++) {
-            bsp_sync();
-            double t0 = bsp_time();
-            if (to >= 0)
-                bsp_put((bsp_pid_t)to, src, dst, 0, (bsp_size_t)(lv->sizes[k] / 2));
-            bsp_sync();
-            t[r] = bsp_time() - t0;
-        }
+        half_exchange x = {to, src, dst, lv->sizes[k] / 2};
+        probe_time_supersteps(reps, put_half, &x, t);
     }
     bsp_pop_reg(dst);
     for (size_t d = 0; d < parted; d++)

@@ -46,16 +46,43 @@ static void *alloc_or_abort(size_t nbytes)
     return p;
 }
 
-/* Issues the messages of one h-relation. */
-static void issue(probe_prim prim, const probe_msg *msgs, size_t n, const char *src, char *dst)
+/* One process's part of an h-relation: its messages, from src into dst. */
+typedef struct relation {
+    probe_prim prim;
+    const probe_msg *msgs;
+    size_t n;
+    const char *src;
+    char *dst;
+} relation;
+
+/* Issues the messages of one h-relation (a probe_time_supersteps issue). */
+static void issue(const void *arg)
 {
-    for (size_t i = 0; i < n; i++) {
-        const probe_msg *m = &msgs[i];
-        if (prim == PROBE_PUT)
-            bsp_put(m->dest, src + m->src_off, dst, (bsp_size_t)m->dst_off, (bsp_size_t)m->nbytes);
+    const relation *rel = arg;
+    for (size_t i = 0; i < rel->n; i++) {
+        const probe_msg *m = &rel->msgs[i];
+        if (rel->prim == PROBE_PUT)
+            bsp_put(m->dest, rel->src + m->src_off, rel->dst, (bsp_size_t)m->dst_off,
+                    (bsp_size_t)m->nbytes);
         else
-            bsp_hpput(m->dest, src + m->src_off, dst, (bsp_size_t)m->dst_off,
+            bsp_hpput(m->dest, rel->src + m->src_off, rel->dst, (bsp_size_t)m->dst_off,
                       (bsp_size_t)m->nbytes);
+    }
+}
+
+void probe_time_supersteps(int reps, void (*issue)(const void *arg), const void *arg, double *t)
+{
+    /* The first superstep follows whatever came before (an empty sync, a gather
+     * of samples): it sets the pace and is not timed. */
+    issue(arg);
+    bsp_sync();
+    double t0 = bsp_time();
+    for (int r = 0; r < reps; r++) {
+        issue(arg);
+        bsp_sync();
+        double t1 = bsp_time();
+        t[r] = t1 - t0;
+        t0 = t1;
     }
 }
 
@@ -90,19 +117,13 @@ static void comm(const probe_job *job, probe_job *out)
     for (size_t b = 0; b < job->nbatches && !stop; b++) {
         const probe_batch *batch = &job->batches[b];
         const probe_cell *c = &job->cells[batch->cell];
-        size_t n = probe_messages(c->pattern, P, s, c->h, c->split, msgs);
+        relation rel = {c->prim, msgs, probe_messages(c->pattern, P, s, c->h, c->split, msgs), src,
+                        dst};
         double start = bsp_time();
-        for (int r = 0; r < batch->reps; r++) {
-            bsp_sync(); /* also delivers process 0's stop flag, to everyone at once */
-            if (stop)
-                break;
-            double t0 = bsp_time();
-            issue(c->prim, msgs, n, src, dst);
-            bsp_sync();
-            mine[r] = bsp_time() - t0;
-        }
+        bsp_sync(); /* delivers process 0's stop flag, to everyone at once */
         if (stop)
             break;
+        probe_time_supersteps(batch->reps, issue, &rel, mine);
         bsp_put(0, mine, all, (bsp_size_t)((size_t)s * (size_t)maxreps * sizeof *mine),
                 (bsp_size_t)((size_t)batch->reps * sizeof *mine));
         bsp_sync();

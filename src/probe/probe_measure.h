@@ -10,10 +10,11 @@
  * must, and only process 0 writes results, into the caller's arrays. One call
  * at a time.
  *
- * Timing: one sample is one superstep of one h-relation,
- *     bsp_sync(); t0 = bsp_time(); the pattern's puts; bsp_sync(); t = bsp_time() - t0;
- * and the sample is the maximum of t over the processes (gathered to process 0 once
- * per batch, outside the timed supersteps).
+ * Timing: one sample is one superstep of one h-relation in a run of such
+ * supersteps back to back (probe_time_supersteps), each timed on every process
+ * from leaving the sync before it to leaving its own, and the sample is the
+ * maximum over the processes (gathered to process 0 once per batch, outside the
+ * timed supersteps).
  */
 #ifndef POLYBSP_PROBE_MEASURE_H
 #define POLYBSP_PROBE_MEASURE_H
@@ -35,7 +36,7 @@ typedef struct probe_cell {
     int split;
 } probe_cell;
 
-/* reps back-to-back samples of one cell. */
+/* reps samples of one cell, one run of supersteps. */
 typedef struct probe_batch {
     size_t cell;
     int reps;
@@ -81,6 +82,17 @@ void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS],
  * body must be one of the table in probe_measure.c (on MPI only its index
  * reaches the other ranks); process 0 gets arg, the others NULL. */
 void probe_section(int nprocs, void (*body)(void *arg), void *arg);
+
+/* Inside a section, called by every process: times reps supersteps, each of
+ * issue(arg) then bsp_sync, after one more that is not timed; t[r] is this
+ * process's time from leaving the sync before superstep r to leaving its own.
+ * Why back to back: programs run their supersteps so, and a process with
+ * nothing to receive leaves a sync as soon as everyone has entered it, so
+ * its copies for the next superstep overlap the last one's readers. A sample
+ * that starts from an empty sync (as this probe did until 2026-11-27) waits
+ * for the readers first: a one-way h-relation of 1.7 MB at P = 2 took 67-79
+ * us there, against 33-38 in a run, where programs take the latter. */
+void probe_time_supersteps(int reps, void (*issue)(const void *arg), const void *arg, double *t);
 
 /* Inside a section, called by every process: the nbytes at data become process
  * 0's everywhere. Two plain supersteps (CCM samples only collectives). */
