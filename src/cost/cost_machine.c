@@ -55,6 +55,14 @@ const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P)
     return NULL;
 }
 
+void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set)
+{
+    m->nlevels = set->nlevels;
+    memcpy(m->levels, set->levels, set->nlevels * sizeof *set->levels);
+    m->levels_procs = set->procs;
+    m->levels_oversubscribed = set->oversubscribed;
+}
+
 const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P)
 {
     const cost_procs_fit *f = cost_machine_procs_fit(m, P);
@@ -62,6 +70,9 @@ const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P)
         m->g = f->g;
         m->L = f->L;
     }
+    for (size_t i = 0; i < m->nlevels_procs; i++)
+        if (m->levels_by_procs[i].procs == P)
+            cost_machine_use_levels(m, &m->levels_by_procs[i]);
     return f;
 }
 
@@ -320,10 +331,10 @@ static int read_section(cost_jctx *c, const json_t *root, const num_section *s, 
     return 1;
 }
 
-/* Element i of dbsp.levels, into the machine's levels[i]. */
+/* Element i of a levels array, into ((cost_level *)into)[i]. */
 static int read_level(cost_jctx *c, const json_t *e, size_t i, void *into)
 {
-    cost_level *l = &((cost_machine *)into)->levels[i], *prev = i > 0 ? l - 1 : NULL;
+    cost_level *l = (cost_level *)into + i, *prev = i > 0 ? l - 1 : NULL;
     long long level, cluster;
     if (cost_jint(c, e, "level", 0, INT_MAX, &level) < 0)
         return -1;
@@ -346,23 +357,8 @@ static int read_level(cost_jctx *c, const json_t *e, size_t i, void *into)
                : 0;
 }
 
-static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
-{
-    int failed = 0;
-    const json_t *d = enter(c, root, "dbsp", "an object with levels", &failed);
-    if (d == NULL)
-        return failed;
-    char want[64];
-    snprintf(want, sizeof want, "an array of 1 to %d levels", COST_MAX_LEVELS);
-    if (read_objects(c, d, "levels", COST_MAX_LEVELS, want,
-                     "an object with level, cluster, g and L", 1, read_level, m, &m->nlevels) < 0)
-        return -1;
-    leave(c);
-    return 0;
-}
-
-/* The P and oversubscribed members of an element of a by_procs array (of BSP
- * or of CCM), P above the previous element's (prev, 0 for the first). */
+/* The P and oversubscribed members of an element of a by_procs array (of BSP,
+ * D-BSP or CCM), P above the previous element's (prev, 0 for the first). */
 static int read_procs_key(cost_jctx *c, const json_t *e, int prev, int *procs, int *oversubscribed)
 {
     long long P;
@@ -377,6 +373,45 @@ static int read_procs_key(cost_jctx *c, const json_t *e, int prev, int *procs, i
         return cost_jfail(c, "oversubscribed", "expected true or false");
     *procs = (int)P;
     *oversubscribed = json_is_true(v);
+    return 0;
+}
+
+/* The levels member of obj, required: 1 to COST_MAX_LEVELS of them. */
+static int read_levels(cost_jctx *c, const json_t *obj, cost_level *levels, size_t *n)
+{
+    char want[64];
+    snprintf(want, sizeof want, "an array of 1 to %d levels", COST_MAX_LEVELS);
+    return read_objects(c, obj, "levels", COST_MAX_LEVELS, want,
+                        "an object with level, cluster, g and L", 1, read_level, levels, n);
+}
+
+/* Element i of dbsp.by_procs, into the machine's levels_by_procs[i]. */
+static int read_levels_proc(cost_jctx *c, const json_t *e, size_t i, void *into)
+{
+    cost_levels_procs *p = &((cost_machine *)into)->levels_by_procs[i];
+    if (read_procs_key(c, e, i > 0 ? p[-1].procs : 0, &p->procs, &p->oversubscribed) < 0)
+        return -1;
+    return read_levels(c, e, p->levels, &p->nlevels);
+}
+
+static int read_dbsp(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *d = enter(c, root, "dbsp", "an object with levels", &failed);
+    if (d == NULL)
+        return failed;
+    if (read_levels(c, d, m->levels, &m->nlevels) < 0)
+        return -1;
+    char want[80];
+    snprintf(want, sizeof want, "an array of 1 to %d objects with P, oversubscribed and levels",
+             COST_MAX_PROCS);
+    if (read_objects(c, d, "by_procs", COST_MAX_PROCS, want,
+                     "an object with P, oversubscribed and levels", 0, read_levels_proc, m,
+                     &m->nlevels_procs) < 0)
+        return -1;
+    leave(c);
+    if (m->nlevels_procs > 0) /* `levels` are the largest P's */
+        cost_machine_use_levels(m, &m->levels_by_procs[m->nlevels_procs - 1]);
     return 0;
 }
 
@@ -734,22 +769,38 @@ static void put_byprocs(FILE *f, const cost_machine *m)
     fputs("\n  ]", f);
 }
 
-static void put_dbsp(FILE *f, const cost_machine *m)
+/* "levels": [...] of n levels, each on a line of its own after indent. */
+static void put_levels(FILE *f, const cost_level *levels, size_t n, const char *indent)
 {
-    size_t n = m->nlevels <= COST_MAX_LEVELS ? m->nlevels : COST_MAX_LEVELS;
-    if (n == 0)
-        return;
-    fputs(",\n  \"dbsp\": {\"levels\": [", f);
+    n = n <= COST_MAX_LEVELS ? n : COST_MAX_LEVELS;
+    fputs("\"levels\": [", f);
     for (size_t i = 0; i < n; i++) {
-        const cost_level *l = &m->levels[i];
-        fprintf(f, "%s\n    {\"level\": %d, \"cluster\": %d, \"g\": ", i > 0 ? "," : "", l->level,
-                l->cluster);
+        const cost_level *l = &levels[i];
+        fprintf(f, "%s\n%s{\"level\": %d, \"cluster\": %d, \"g\": ", i > 0 ? "," : "", indent,
+                l->level, l->cluster);
         cost_jput_num(f, l->g);
         fputs(", \"L\": ", f);
         cost_jput_num(f, l->L);
         fputc('}', f);
     }
-    fputs("\n  ]}", f);
+    fputs("]", f);
+}
+
+static void put_dbsp(FILE *f, const cost_machine *m)
+{
+    if (m->nlevels == 0)
+        return;
+    fputs(",\n  \"dbsp\": {", f);
+    put_levels(f, m->levels, m->nlevels, "    ");
+    for (size_t k = 0; k < m->nlevels_procs && k < COST_MAX_PROCS; k++) {
+        const cost_levels_procs *p = &m->levels_by_procs[k];
+        fprintf(f, "%s      {\"P\": %d, \"oversubscribed\": %s, ",
+                k == 0 ? ",\n    \"by_procs\": [\n" : ",\n", p->procs,
+                p->oversubscribed ? "true" : "false");
+        put_levels(f, p->levels, p->nlevels, "        ");
+        fputc('}', f);
+    }
+    fputs(m->nlevels_procs > 0 ? "\n    ]}" : "}", f);
 }
 
 static void put_fn(FILE *f, const cost_ccm_fn *fn)

@@ -50,6 +50,14 @@ typedef struct cost_level {
     double g, L; /* seconds per byte, seconds */
 } cost_level;
 
+/* D-BSP's levels measured at one P (dbsp.by_procs). */
+typedef struct cost_levels_procs {
+    int procs;
+    int oversubscribed; /* 1 when procs exceeded the cores */
+    size_t nlevels;
+    cost_level levels[COST_MAX_LEVELS];
+} cost_levels_procs;
+
 /* A CCM cost function, linear by pieces in h (docs/models.md, "CCM"):
  * T(P, h) = max(0, a + b·ceil(log2 P) + c·min(h, h_break) + c_above·max(0, h − h_break)),
  * a and b in seconds, c and c_above in seconds per byte, h_break in bytes; one
@@ -120,6 +128,14 @@ typedef struct cost_machine {
     double spread;  /* median relative spread of the timings, percent */
     size_t nlevels; /* D-BSP, levels increasing; 0 when not calibrated */
     cost_level levels[COST_MAX_LEVELS];
+    /* The P those levels were measured at (0: a file of before dbsp.by_procs),
+     * and the levels of every P measured (dbsp.by_procs, P increasing; the
+     * last is `levels`). A P within the cores and one beyond them (time-sliced)
+     * differ as their BSP lines do: cost_machine_use_procs takes the trace's. */
+    int levels_procs;
+    int levels_oversubscribed;
+    size_t nlevels_procs;
+    cost_levels_procs levels_by_procs[COST_MAX_PROCS];
     int has_ccm; /* CCM: the three members below were calibrated */
     size_t ncoll;
     cost_ccm_coll coll[COST_MAX_COLLECTIVES];
@@ -138,9 +154,12 @@ const cost_ccm_fn *cost_machine_collective(const cost_machine *m, const char *na
 const cost_ccm_fn *cost_machine_ccm(const cost_machine *m, const char *name, int P);
 /* The fit of by_procs for P processes; NULL when the file has none for P. */
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);
-/* Makes m's bsp g and L those of P's by_procs line and returns it; NULL, m
- * unchanged, when the file has no line for P. */
+/* Makes m's bsp g and L those of P's by_procs line and returns it; NULL, g and
+ * L unchanged, when the file has no line for P. Likewise m's D-BSP levels become
+ * those measured at P when dbsp.by_procs has them. */
 const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P);
+/* Makes set (an element of m's levels_by_procs) m's D-BSP levels. */
+void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);
 /* The same from an open stream; name is what error lines call the file. The
  * fuzzer reads from memory with it. */

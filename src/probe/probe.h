@@ -3,7 +3,8 @@
  * Contract: probe_run measures the five patterns with bsp_put and bsp_hpput at
  * every h-relation size and every P of each pattern's H_Π (probe_in_H), the empty
  * superstep, the BSP* cells and the computation rate;
- * then the D-BSP levels of the largest P, or of o->dbsp_procs (probe_levels.h) and the CCM cost
+ * then the D-BSP levels of the largest P and of the largest within the cores, or of
+ * o->dbsp_procs alone (probe_levels.h), and the CCM cost
  * functions at two or more P (probe_ccm.h); all in about budget seconds (never
  * less than a minimum number of samples per cell). It prints tables Π.1, Π.2,
  * 11 and 12, Table D-BSP, Table CCM and the BSP* line to out, and writes the
@@ -43,8 +44,9 @@ typedef struct probe_options {
     int simulated;      /* on a simulator (smpi): a few samples per cell, whatever the budget */
     size_t nprocs;
     int procs[COST_MAX_PROCS]; /* ascending, distinct, >= 2 */
-    /* The P of the D-BSP levels; 0: the largest of procs. Larger than procs, it
-     * calibrates the hierarchy of a big machine without the patterns' P² cost there. */
+    /* The P of the D-BSP levels; 0: the largest of procs, and the largest within
+     * the cores when that is another. Larger than procs, it calibrates the
+     * hierarchy of a big machine without the patterns' P² cost there. */
     int dbsp_procs;
     size_t nsizes;
     long sizes[COST_MAX_SIZES]; /* ascending, distinct, even, in [2, PROBE_MAX_BYTES] */

@@ -149,8 +149,10 @@ void probe_levels_measure(probe_levels *lv)
         probe_section(lv->nprocs, probe_levels_body, lv);
 }
 
-void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m)
+void probe_levels_fit(probe_levels *lv, int h_sum, int cores, cost_levels_procs *m)
 {
+    m->procs = lv->nprocs;
+    m->oversubscribed = lv->nprocs > cores;
     lv->h_sum = h_sum;
     /* An Exchange sends and receives size/2 bytes on each process of a pair. */
     for (size_t k = 0; k < lv->nsizes; k++)

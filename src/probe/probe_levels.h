@@ -24,7 +24,7 @@
  * the medians of the sizes (h counted with the operator given, as bsp is); for
  * clusters of one process g_i = 0 and ℓ_i the median of the medians. The
  * levels with g_i > 0, and the one of clusters of one, go to the machine's
- * dbsp section.
+ * dbsp section (probe_run measures the levels at up to two P: see docs/probe.md).
  */
 #ifndef POLYBSP_PROBE_LEVELS_H
 #define POLYBSP_PROBE_LEVELS_H
@@ -72,8 +72,8 @@ void probe_levels_measure(probe_levels *lv);
 void probe_levels_body(void *lv);
 
 /* Fits every level and writes those with g_i > 0 and the one of clusters of one
- * into m (nlevels, levels). */
-void probe_levels_fit(probe_levels *lv, int h_sum, cost_machine *m);
+ * into m, with the P measured and whether it exceeded the cores. */
+void probe_levels_fit(probe_levels *lv, int h_sum, int cores, cost_levels_procs *m);
 
 /* Table D-BSP: per level and h, the median time and spread; ℓ_i, g_i and the
  * residual of each level's line; a note per level left out of the file. */

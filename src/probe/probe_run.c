@@ -333,46 +333,66 @@ static int rate_procs(const probe_options *o)
     return P;
 }
 
-static int levels_procs(const probe_options *o)
+/* The P of the D-BSP levels, ascending, into P[0..2); returns how many: the
+ * largest P, and before it the largest within the cores when that is another
+ * (levels measured time-sliced mislead a trace of a P that has a core per
+ * process: cost_machine_use_procs); --dbsp-procs alone when given. */
+static size_t levels_procs(const probe_options *o, int P[2])
 {
-    return o->dbsp_procs > 0 ? o->dbsp_procs : o->procs[o->nprocs - 1];
+    if (o->dbsp_procs > 0) {
+        P[0] = o->dbsp_procs;
+        return 1;
+    }
+    int within = 0, most = o->procs[o->nprocs - 1];
+    for (size_t p = 0; p < o->nprocs; p++)
+        if (o->procs[p] <= o->cores)
+            within = o->procs[p];
+    size_t n = 0;
+    if (within >= 2 && within != most)
+        P[n++] = within;
+    P[n++] = most;
+    return n;
 }
 
 int probe_most_procs(const probe_options *o)
 {
-    int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1];
-    most = levels_procs(o) > most ? levels_procs(o) : most;
+    int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1], lp[2];
+    size_t nl = levels_procs(o, lp);
+    most = lp[nl - 1] > most ? lp[nl - 1] : most;
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
     for (size_t p = 0; p < nccm; p++)
         most = ccm_procs[p] > most ? ccm_procs[p] : most;
     return most;
 }
 
-/* The D-BSP levels at the largest P (or o->dbsp_procs), then the CCM collectives at each of their
- * P values, in what the patterns left of the budget: the levels get
- * levels_share of it, each CCM section an equal share of the rest. */
-static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
+/* The D-BSP levels at each of their P (levels_procs), then the CCM
+ * collectives at each of their P values, in what the patterns left of the
+ * budget: the levels get levels_share of it, in equal parts, each CCM section
+ * an equal share of the rest. */
+static void measure_models(run *r, probe_levels lv[2], size_t nlv, probe_ccm *cc)
 {
     const probe_options *o = r->o;
     const tuning *t = r->t;
-    int ccm_procs[COST_MAX_PROCS];
+    int ccm_procs[COST_MAX_PROCS], lp[2];
+    levels_procs(o, lp);
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
-    double left = fmax(0.0, o->budget - elapsed(r));
+    double left = fmax(0.0, o->budget - elapsed(r)), levels_left = t->levels_share * left;
 
-    *lv = (probe_levels){.nprocs = levels_procs(o),
-                         .nsizes = o->nsizes,
-                         .rounds = t->levels,
-                         .seed = r->random ^ 0x4442535000000000ull, /* "DBSP" */
-                         .tick = tick,
-                         .plan = replan,
-                         .ctx = r};
-    memcpy(lv->sizes, o->sizes, o->nsizes * sizeof *o->sizes);
-    lv->rounds.deadline = t->levels_share * left;
-    r->later = left - lv->rounds.deadline;
-    r->expected = elapsed(r) + left;
-    enter_phase(r, model_weight(lv->nprocs, probe_levels_count(lv->nprocs)), "D-BSP levels",
-                lv->nprocs);
-    probe_levels_measure(lv);
+    for (size_t i = 0; i < nlv; i++) {
+        lv[i] = (probe_levels){.nprocs = lp[i],
+                               .nsizes = o->nsizes,
+                               .rounds = t->levels,
+                               .seed = r->random ^ 0x4442535000000000ull ^ i, /* "DBSP" */
+                               .tick = tick,
+                               .plan = replan,
+                               .ctx = r};
+        memcpy(lv[i].sizes, o->sizes, o->nsizes * sizeof *o->sizes);
+        lv[i].rounds.deadline = levels_left / (double)nlv;
+        r->later = left - (double)(i + 1) * lv[i].rounds.deadline;
+        r->expected = elapsed(r) + left - (double)i * lv[i].rounds.deadline;
+        enter_phase(r, model_weight(lp[i], probe_levels_count(lp[i])), "D-BSP levels", lp[i]);
+        probe_levels_measure(&lv[i]);
+    }
 
     *cc = (probe_ccm){.nsizes = t->nccm_sizes,
                       .rounds = t->ccm,
@@ -389,6 +409,21 @@ static void measure_models(run *r, probe_levels *lv, probe_ccm *cc)
         if (probe_ccm_measure(cc, ccm_procs[p], share) != 0)
             break;
     }
+}
+
+/* Every P's levels into dbsp.by_procs (ascending), the largest P's also into
+ * the levels that files of before by_procs had. */
+static void fit_levels(probe_levels *lv, size_t nlv, int cores, cost_machine *m)
+{
+    m->nlevels_procs = 0;
+    for (size_t i = 0; i < nlv; i++) {
+        cost_levels_procs *set = &m->levels_by_procs[m->nlevels_procs];
+        probe_levels_fit(&lv[i], m->h_sum, cores, set);
+        m->nlevels_procs += set->nlevels > 0;
+    }
+    m->nlevels = 0;
+    if (m->nlevels_procs > 0)
+        cost_machine_use_levels(m, &m->levels_by_procs[m->nlevels_procs - 1]);
 }
 
 int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
@@ -411,7 +446,9 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     double *cost = malloc(grid * sizeof *cost), *planned = calloc(o->nprocs, sizeof *planned);
     int *reps = malloc(grid * sizeof *reps);
     probe_summary *s = calloc(1, sizeof *s);
-    probe_levels *lv = calloc(1, sizeof *lv);
+    int lp[2];
+    size_t nlv = levels_procs(o, lp);
+    probe_levels *lv = calloc(nlv, sizeof *lv);
     probe_ccm *cc = calloc(1, sizeof *cc);
     double **raw = o->raw ? calloc(grid, sizeof *raw) : NULL;
     int rc = cells && stat && cost && planned && reps && s && lv && cc && (raw || !o->raw) ? 0 : -1;
@@ -423,7 +460,8 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
             r.sim_total += 3 * pattern_weight(o->procs[p]); /* pilot, then twice the samples */
         int ccm_procs[COST_MAX_PROCS];
         size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
-        r.sim_total += model_weight(levels_procs(o), probe_levels_count(levels_procs(o)));
+        for (size_t i = 0; i < nlv; i++)
+            r.sim_total += model_weight(lp[i], probe_levels_count(lp[i]));
         for (size_t p = 0; p < nccm; p++)
             r.sim_total += model_weight(ccm_procs[p], t->nccm_sizes);
         enter_phase(&r, 1, "computation rate", 0);
@@ -477,7 +515,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
                      deadline, stat + p * ncells, NULL, raw ? raw + p * ncells : NULL);
     }
     if (rc == 0)
-        measure_models(&r, lv, cc);
+        measure_models(&r, lv, nlv, cc);
     if (rc == 0 && o->progress)
         o->progress(o->ctx, 1.0, "done");
     if (rc != 0)
@@ -496,11 +534,12 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         rc = probe_analyse(&d, s, err, errlen);
     }
     if (rc == 0) {
-        probe_levels_fit(lv, s->m.h_sum, &s->m);
+        fit_levels(lv, nlv, o->cores, &s->m);
         probe_ccm_fit(cc, &s->m);
         describe(out, o, stat, grid, elapsed(&r));
         probe_print(out, &d, s);
-        probe_print_levels(out, lv, o->cores);
+        for (size_t i = 0; i < nlv; i++)
+            probe_print_levels(out, &lv[i], o->cores);
         probe_print_ccm(out, cc, o->cores);
         probe_print_summary(out, &d, s);
         rc = write_machine(out, o->output, &s->m, err, errlen);

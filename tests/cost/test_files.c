@@ -330,6 +330,33 @@ static void machine_roundtrip_ccm_procs(void)
     remove(path2);
 }
 
+/* D-BSP's levels of each P (dbsp.by_procs) survive writing and reading; the
+ * file's levels are the largest P's, and cost_machine_use_procs swaps in the
+ * levels of the P asked for, when the file has them. */
+static void machine_roundtrip_dbsp_procs(void)
+{
+    cost_machine m, back;
+    load_machine("machine_dbsp_procs.json", &m);
+    CHECK(m.nlevels_procs == 2 && m.levels_procs == 4 && m.levels_oversubscribed);
+    CHECK(m.nlevels == 3 && m.levels[1].cluster == 2 && m.levels[1].L == 4e-5);
+    char path1[64], path2[64];
+    snprintf(path1, sizeof path1, "/tmp/test_cost_%ld_d1.json", (long)getpid());
+    snprintf(path2, sizeof path2, "/tmp/test_cost_%ld_d2.json", (long)getpid());
+    CHECK(cost_machine_write(path1, &m, err, sizeof err) == 0);
+    CHECK(cost_machine_read(path1, &back, err, sizeof err) == 0);
+    CHECK(cost_machine_write(path2, &back, err, sizeof err) == 0);
+    SAME_STR(slurp(path1), slurp(path2));
+    CHECK(back.nlevels_procs == 2 && back.levels_by_procs[0].procs == 2 &&
+          !back.levels_by_procs[0].oversubscribed && back.levels_by_procs[0].nlevels == 2);
+    CHECK(cost_machine_use_procs(&back, 2) != NULL);
+    CHECK(back.levels_procs == 2 && !back.levels_oversubscribed && back.nlevels == 2);
+    CHECK(back.levels[0].cluster == 2 && back.levels[0].g == 1e-9 && back.levels[0].L == 2e-6);
+    CHECK(back.levels[1].cluster == 1 && back.levels[1].L == 1e-7);
+    CHECK(cost_machine_use_procs(&back, 3) == NULL && back.levels_procs == 2); /* none of P = 3 */
+    remove(path1);
+    remove(path2);
+}
+
 /* bsp_hpput's g survives writing and reading, and sets the ratio at which
  * hpput bytes are charged; absent, the ratio is 1. */
 static void machine_roundtrip_hpput(void)
@@ -599,6 +626,7 @@ static const struct test_case cases[] = {
     {"machine_read_groups", machine_read_groups},
     {"machine_roundtrip_groups", machine_roundtrip_groups},
     {"machine_roundtrip_ccm_procs", machine_roundtrip_ccm_procs},
+    {"machine_roundtrip_dbsp_procs", machine_roundtrip_dbsp_procs},
     {"machine_roundtrip_hpput", machine_roundtrip_hpput},
     {"machine_write_refuses_groups", machine_write_refuses_groups},
     {"machine_syntax_error_one_line", machine_syntax_error_one_line},

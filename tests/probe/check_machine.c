@@ -6,10 +6,11 @@
  * a by_procs line for each P, every pattern of the P within the cores (of all P when none is)
  * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
  * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
- * BSP*, the rate and the page-fault costs (none on smpi); the D-BSP levels of the largest P, or of
- * PROBE_DBSP_PROCS (level i has clusters of ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the
- * whole machine, the last of clusters of one with g = 0); the CCM section with every collective,
- * partition and rejoin, each with a, b, c >= 0 (and c_above
+ * BSP*, the rate and the page-fault costs (none on smpi); the D-BSP levels of the largest P and of
+ * the largest within the cores, or of PROBE_DBSP_PROCS alone (level i has clusters of
+ * ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the whole machine, the last of clusters of one
+ * with g = 0), each in dbsp.by_procs, the largest P's also in dbsp.levels; the CCM section with
+ * every collective, partition and rejoin, each with a, b, c >= 0 (and c_above
  * >= 0 above a break h_break > 0 when there are two pieces), over all P and for each P alone. A
  * pattern or level or P named in ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the
  * probe leaves out a fit that noise tilted to g <= 0, and says so. Exit status 0, or 1 after naming
@@ -39,24 +40,46 @@ static int listed(const char *prim, int pat, char **absent, int nabsent)
     return is_listed(name, absent, nabsent);
 }
 
-static void check_levels(const cost_machine *m, int P, char **absent, int nabsent)
+static void check_levels(const cost_level *levels, size_t nlevels, int P, char **absent,
+                         int nabsent)
 {
     size_t k = 0;
     for (int i = 0, cluster = P; i == 0 || cluster > 1; i++) {
         cluster = (P + (1 << i) - 1) >> i;
         char name[32];
         snprintf(name, sizeof name, "dbsp.%d", i);
-        if ((k == m->nlevels || m->levels[k].level != i) && is_listed(name, absent, nabsent))
+        if ((k == nlevels || levels[k].level != i) && is_listed(name, absent, nabsent))
             continue;
-        CHECK(k < m->nlevels);
-        if (k == m->nlevels)
+        CHECK(k < nlevels);
+        if (k == nlevels)
             return;
-        const cost_level *l = &m->levels[k++];
+        const cost_level *l = &levels[k++];
         CHECK(l->level == i);
         CHECK(l->cluster == cluster);
         CHECK((cluster == 1 ? l->g == 0 : l->g > 0) && isfinite(l->g) && isfinite(l->L));
     }
-    CHECK(k == m->nlevels);
+    CHECK(k == nlevels);
+}
+
+/* dbsp.by_procs: the levels of P_dbsp alone when given, else of the largest P
+ * within the cores (when another than the largest) and of the largest P; the
+ * file's levels are the last of them. */
+static void check_levels_by_procs(const cost_machine *m, int P_dbsp, char **absent, int nabsent)
+{
+    int want[2], n = 0, within = 0, most = m->procs[m->nprocs - 1];
+    for (size_t i = 0; i < m->nprocs; i++)
+        within = m->procs[i] <= m->cores ? m->procs[i] : within;
+    if (P_dbsp == 0 && within >= 2 && within != most)
+        want[n++] = within;
+    want[n++] = P_dbsp > 0 ? P_dbsp : most;
+    CHECK(m->nlevels_procs == (size_t)n);
+    for (int i = 0; i < n && (size_t)i < m->nlevels_procs; i++) {
+        const cost_levels_procs *set = &m->levels_by_procs[i];
+        CHECK(set->procs == want[i] && set->oversubscribed == (want[i] > m->cores));
+        check_levels(set->levels, set->nlevels, want[i], absent, nabsent);
+    }
+    CHECK(m->levels_procs == want[n - 1]);
+    check_levels(m->levels, m->nlevels, want[n - 1], absent, nabsent);
 }
 
 static void check_fn(const cost_ccm_fn *f)
@@ -212,7 +235,7 @@ int main(int argc, char **argv)
         CHECK(m.fault_touch[0] == 0 && m.fault_touch[1] == 0);
     CHECK(m.spread >= 0 && isfinite(m.spread));
     const char *dbsp = getenv("PROBE_DBSP_PROCS");
-    check_levels(&m, dbsp && *dbsp ? atoi(dbsp) : most, argv + 3, argc - 3);
+    check_levels_by_procs(&m, dbsp && *dbsp ? atoi(dbsp) : 0, argv + 3, argc - 3);
     check_ccm(&m);
     if (failures) {
         fprintf(stderr, "%s: %d failures\n", argv[1], failures);

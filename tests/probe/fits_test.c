@@ -75,7 +75,7 @@ static void counts(void)
 static void levels(void)
 {
     static probe_levels lv;
-    static cost_machine m;
+    static cost_levels_procs m;
     const long sizes[] = {64, 6720, 107520, 1720320};
     lv.nprocs = 8;
     lv.nsizes = 4;
@@ -93,7 +93,8 @@ static void levels(void)
             lv.stat[i][k] = (probe_stat){.median = t, .n = 5};
         }
     }
-    probe_levels_fit(&lv, 0, &m);
+    probe_levels_fit(&lv, 0, 2, &m);
+    CHECK(m.procs == 8 && m.oversubscribed);
     CHECK_NEAR(lv.h[3], 860160);
     CHECK_NEAR(lv.g[0], g[0]);
     CHECK_NEAR(lv.L[0], L[0]);

@@ -28,10 +28,11 @@ grep -q '"engine": "smpi"' "$m" || fail "engine: $(grep '"engine"' "$m")"
 grep -q '"host": "cluster-16x8"' "$m" || fail "host: $(grep '"host"' "$m")"
 grep -q '"cores": 16,' "$m" || fail "cores: $(grep '"cores"' "$m")"
 grep -q '"oversubscribed": false' "$m" || fail "oversubscribed: $(grep '"oversubscribed"' "$m")"
-level_g() { sed -n "s/.*{\"level\": $1, \"cluster\": [0-9]*, \"g\": \([^,]*\),.*/\1/p" "$m"; }
+# The first line of a level: dbsp.levels, before the same levels in dbsp.by_procs.
+level_g() { sed -n "s/.*{\"level\": $1, \"cluster\": [0-9]*, \"g\": \([^,]*\),.*/\1/p" "$m" | head -n 1; }
 g0=$(level_g 0)
 g1=$(level_g 1)
-[ -n "$g0" ] && [ -n "$g1" ] || fail "no D-BSP levels 0 and 1 in $m"
+if [ -z "$g0" ] || [ -z "$g1" ]; then fail "no D-BSP levels 0 and 1 in $m"; fi
 op=$(sed -n 's/.*"h_operator": "\([a-z]*\)".*/\1/p' "$m")
 case $op in max) want=6.4e-9 ;; sum) want=3.2e-9 ;; *) fail "h_operator: '$op'" ;; esac
 awk -v g0="$g0" -v g1="$g1" -v want="$want" -v op="$op" 'BEGIN {

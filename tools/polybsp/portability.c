@@ -108,6 +108,7 @@ enum { NMODELS = sizeof models / sizeof models[0] };
 typedef struct results {
     suite set;
     int procs;
+    int fit_procs; /* the P of the machine's BSP line used (its by_procs); 0: the overall line */
     double real[MAX_PROGRAMS], model[NMODELS][MAX_PROGRAMS]; /* medians */
     double real_runs[MAX_PROGRAMS][MAX_REPEATS];
     char unavailable[NMODELS][1024]; /* the first reason a model could not predict */
@@ -244,6 +245,14 @@ static void print_table(const results *s, const options *o, const cost_machine *
            "measured w\n",
            o->procs, o->procs > cores ? " (oversubscribed)" : "", o->engine, o->repeats,
            o->repeats == 1 ? "" : "s");
+    if (s->fit_procs > 0)
+        printf("lines       BSP: the line of P = %d", s->fit_procs);
+    else
+        printf("lines       BSP: the line over all P calibrated");
+    if (m->nlevels > 0 && m->levels_procs > 0)
+        printf("; D-BSP: the levels measured at P = %d%s", m->levels_procs,
+               m->levels_oversubscribed ? ", oversubscribed" : "");
+    printf(" (as predict takes them)\n");
     if (strcmp(m->engine, o->engine) != 0)
         printf("note        the machine file was calibrated on engine %s\n", m->engine);
     for (int k = 0; k < NMODELS; k++)
@@ -615,6 +624,10 @@ int cmd_portability(int argc, char **argv)
     if (rc == 0) {
         suite_build(&s->set, o.quick, o.procs);
         s->procs = o.procs;
+        /* The suite's traces are of P processes: the machine's line and D-BSP
+         * levels of that P, as predict takes them for such a trace. */
+        const cost_procs_fit *f = cost_machine_use_procs(&m, o.procs);
+        s->fit_procs = f != NULL ? f->procs : 0;
         rc = measure(s, &o, &m, machine_name);
     }
     tool_progress_end(&progress);

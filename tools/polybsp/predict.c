@@ -466,6 +466,9 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         fprintf(out, "%-12slevel %d, clusters of %d: g = %.4g s/byte, L = %.4g s\n",
                 i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
                 m->levels[i].L);
+    if (m->nlevels > 0 && m->levels_procs > 0)
+        fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
+                m->levels_oversubscribed ? ", oversubscribed" : "");
     if (m->has_ccm) {
         fprintf(out, "CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
         for (size_t i = 0; i < m->ncoll; i++)
@@ -745,6 +748,10 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
         fprintf(out, "  \"fit_procs\": %d,\n", o->fit_procs);
     else
         fprintf(out, "  \"fit_procs\": null,\n");
+    if (m->nlevels > 0 && m->levels_procs > 0)
+        fprintf(out, "  \"dbsp_procs\": %d,\n", m->levels_procs);
+    else
+        fprintf(out, "  \"dbsp_procs\": null,\n");
     fprintf(out, "  \"models\": [");
     const char *sep = "";
     for (int k = 0; k < NMODELS; k++) {
