@@ -875,8 +875,6 @@ static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, 
     return 0;
 }
 
-/* Emits m as the text of a machine file; -1 (with the field named) for a string
- * that cannot be written. */
 /* One section of num_sections, after a comma. */
 static void put_section(FILE *f, const num_section *s, const cost_machine *m)
 {
@@ -888,6 +886,8 @@ static void put_section(FILE *f, const num_section *s, const cost_machine *m)
     fputc('}', f);
 }
 
+/* Emits m as the text of a machine file; -1 (with the field named) for a string
+ * that cannot be written. */
 static int emit(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
 {
     static const char *const names[3] = {"host", "engine", "date"};
