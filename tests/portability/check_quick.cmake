@@ -32,6 +32,29 @@ if(NOT engine STREQUAL ENGINE)
   message(FATAL_ERROR "engine '${engine}', expected '${ENGINE}'")
 endif()
 
+# The machine's BSP line and D-BSP levels used are the run's P's (2) when the
+# file has them (a line that noise tilted down is left out of it: null), and
+# the table says the same.
+string(JSON procs GET "${json}" procs)
+foreach(key IN ITEMS fit_procs dbsp_procs)
+  string(JSON ${key} GET "${json}" ${key})
+  if(NOT (${key} STREQUAL "null" OR ${key} EQUAL procs))
+    message(FATAL_ERROR "${key} is ${${key}}, expected ${procs} or null")
+  endif()
+endforeach()
+if(fit_procs STREQUAL "null")
+  set(want_line "lines       BSP: the line over all P calibrated")
+else()
+  set(want_line "lines       BSP: the line of P = ${procs}")
+endif()
+if(NOT dbsp_procs STREQUAL "null")
+  string(APPEND want_line "; D-BSP: the levels measured at P = ${procs}")
+endif()
+string(FIND "${table}" "${want_line}" at)
+if(at LESS 0)
+  message(FATAL_ERROR "no line '${want_line}' in the table:\n${table}")
+endif()
+
 # The quick suite: FFT at 2 sizes, broadcast at 2, the five patterns at 2, the
 # inner product at 1, the irregular relation at 1; with 2, 4, 4, 3 and 2 programs.
 set(expect_fft 2)

@@ -366,6 +366,14 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     cost_jput_str(f, m->host, sizeof m->host);
     fprintf(f, ",\n  \"machine_date\": ");
     cost_jput_str(f, m->date, sizeof m->date);
+    if (s->fit_procs > 0)
+        fprintf(f, ",\n  \"fit_procs\": %d", s->fit_procs);
+    else
+        fprintf(f, ",\n  \"fit_procs\": null");
+    if (m->nlevels > 0 && m->levels_procs > 0)
+        fprintf(f, ",\n  \"dbsp_procs\": %d", m->levels_procs);
+    else
+        fprintf(f, ",\n  \"dbsp_procs\": null");
     fprintf(f, ",\n  \"models\": [");
     for (int k = 0; k < NMODELS; k++)
         fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(models[k].kind));
