@@ -365,16 +365,15 @@ int probe_most_procs(const probe_options *o)
     return most;
 }
 
-/* The D-BSP levels at each of their P (levels_procs), then the CCM
- * collectives at each of their P values, in what the patterns left of the
+/* The D-BSP levels at each of their nlv P values lp (levels_procs), then the
+ * CCM collectives at each of their P values, in what the patterns left of the
  * budget: the levels get levels_share of it, in equal parts, each CCM section
  * an equal share of the rest. */
-static void measure_models(run *r, probe_levels lv[2], size_t nlv, probe_ccm *cc)
+static void measure_models(run *r, const int lp[2], probe_levels lv[2], size_t nlv, probe_ccm *cc)
 {
     const probe_options *o = r->o;
     const tuning *t = r->t;
-    int ccm_procs[COST_MAX_PROCS], lp[2];
-    levels_procs(o, lp);
+    int ccm_procs[COST_MAX_PROCS];
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
     double left = fmax(0.0, o->budget - elapsed(r)), levels_left = t->levels_share * left;
 
@@ -515,7 +514,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
                      deadline, stat + p * ncells, NULL, raw ? raw + p * ncells : NULL);
     }
     if (rc == 0)
-        measure_models(&r, lv, nlv, cc);
+        measure_models(&r, lp, lv, nlv, cc);
     if (rc == 0 && o->progress)
         o->progress(o->ctx, 1.0, "done");
     if (rc != 0)
