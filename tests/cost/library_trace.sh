@@ -12,7 +12,7 @@ trap 'rm -f "$trace"' EXIT
 POLYBSP_TRACE=$trace POLYBSP_NPROCS=$nprocs "$@" >/dev/null || exit 1
 out=$("$polybsp" predict --machine "$machine" --per-step "$trace") || exit 1
 printf '%s\n' "$out"
-if printf '%s\n' "$out" | grep -q 'n/a'; then
+if printf '%s\n' "$out" | grep -qw 'n/a'; then
     echo "library_trace.sh: a model is n/a on this trace"
     exit 1
 fi

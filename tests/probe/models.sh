@@ -56,7 +56,7 @@ for model in dbsp ccm; do
         fail "predict --model $model exited with status $?"
     case $model in dbsp) row=D-BSP ;; ccm) row=CCM ;; esac
     grep -q "^$row  *[0-9]" "$out.stdout" || fail "predict --model $model: no $row row"
-    if grep -q 'n/a' "$out.stdout" "$out.stderr"; then
+    if grep -qw 'n/a' "$out.stdout" "$out.stderr"; then
         fail "predict --model $model says n/a"
     fi
 done
