@@ -1,11 +1,14 @@
 /* cost_groups — D-BSP and CCM on the group structure (see cost_groups.h).
  *
- * One recursive walk over the tree serves both models: a superstep sets the
- * clocks of its group's members to the latest of them plus its cost; a
- * division walks its parts (each from the clocks its members have) and, once
- * all parts rejoined, sets everyone to the latest part's end (plus T_rejoin for
- * CCM). cost_groups_check walks the same tree first, so the evaluation can take
- * the machine's parameters and the members' agreement for granted.
+ * One recursive walk over the tree serves both models: a superstep starts
+ * when its group's last member has done its work (the latest clock plus work)
+ * and sets the members' clocks to that plus its cost, plus each member's own
+ * page faults in the sync (cost_faults: they delay that member alone, as in
+ * cost_model.c's barrier models); a division walks its parts (each from the
+ * clocks its members have) and, once all parts rejoined, sets everyone to the
+ * latest part's end (plus T_rejoin for CCM). cost_groups_check walks the same
+ * tree first, so the evaluation can take the machine's parameters and the
+ * members' agreement for granted.
  */
 #include "cost/cost_groups.h"
 
@@ -90,7 +93,7 @@ typedef struct eval {
     const cost_trace *t;
     const cost_machine *m;
     int flags;
-    double *clock; /* per pid (CCM) */
+    double *clock; /* per pid: CCM's clock; D-BSP's own faults past its lockstep superstep */
     double *phi;   /* per kept record */
     double *cost;  /* D-BSP: per lockstep superstep, the slowest cluster's cost */
     size_t *pos;   /* D-BSP: per kept record, its lockstep superstep */
@@ -101,9 +104,11 @@ static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_ite
     return t->start[g->members[j]] + it->cols[j];
 }
 
-/* The maxima over a superstep's members (F: page faults in the sync). */
+/* The maxima over a superstep's members: start, the latest clock; ready, when
+ * the last of them has done its work (max_j clock_j + W_j); F, page faults in
+ * the sync. */
 typedef struct stats {
-    double start, W, F, h_bsp, h_ccm;
+    double start, ready, F, h_bsp, h_ccm;
 } stats;
 
 static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
@@ -112,7 +117,7 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
-        s.W = fmax(s.W, cost_work(r, e->m, e->flags));
+        s.ready = fmax(s.ready, e->clock[g->members[j]] + cost_work(r, e->m, e->flags));
         s.F = fmax(s.F, cost_faults(r, e->m));
         s.h_bsp = fmax(s.h_bsp, cost_hbytes(r, e->m, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
@@ -120,19 +125,22 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
     return s;
 }
 
-static void finish(eval *e, const cost_group *g, const cost_item *it, double at)
+/* The superstep ends at `at` for everyone; with own_faults, each member leaves
+ * it after its own page faults. */
+static void finish(eval *e, const cost_group *g, const cost_item *it, double at, int own_faults)
 {
     for (int j = 0; j < g->nmembers; j++) {
-        e->clock[g->members[j]] = at;
-        e->phi[rec_index(e->t, g, it, j)] = at;
+        double own = at + (own_faults ? cost_faults(cost_item_rec(e->t, g, it, j), e->m) : 0);
+        e->clock[g->members[j]] = own;
+        e->phi[rec_index(e->t, g, it, j)] = own;
     }
 }
 
-/* A CCM collective in progress: where it started, the work before it, the
- * page faults of its supersteps so far, and each member's bytes in and out so
- * far. */
+/* A CCM collective in progress: where it started, when its members were
+ * ready (their work before it done), the page faults of its supersteps before
+ * the last, and each member's bytes in and out so far. */
 typedef struct collective {
-    double start, W, F;
+    double start, ready, F;
     double *in, *out;
 } collective;
 
@@ -142,31 +150,33 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     const cost_rec *r0 = cost_item_rec(e->t, g, it, 0);
     const cost_machine *m = e->m;
     if (strcmp(r0->kind, "rejoin") == 0)
-        return s->start + s->W + s->F; /* T_rejoin comes once the slowest part is here */
+        return s->ready; /* T_rejoin comes once the slowest part is here */
     if (strcmp(r0->kind, "partition") == 0)
-        return s->start + s->W + s->F +
+        return s->ready +
                cost_ccm_eval(cost_machine_ccm(m, "partition", g->nmembers), g->nmembers, s->h_ccm);
     if (!cost_is_collective(r0->kind)) /* BSP's g·h + L, kept >= 0 like every T */
-        return s->start + s->W + s->F + fmax(0, m->g * s->h_bsp + m->L);
+        return s->ready + fmax(0, m->g * s->h_bsp + m->L);
     if (!cost_continues(e->t, g, i)) {
         c->start = s->start;
-        c->W = s->W;
+        c->ready = s->ready;
         c->F = 0;
         memset(c->in, 0, (size_t)g->nmembers * sizeof *c->in);
         memset(c->out, 0, (size_t)g->nmembers * sizeof *c->out);
     }
     double h = 0;
-    c->F += s->F;
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         c->in[j] += (double)r->bytes_in;
         c->out[j] += (double)r->bytes_out;
         h = fmax(h, fmax(c->in[j], c->out[j]));
     }
-    if (cost_continues(e->t, g, i + 1))
+    /* One T_f for all its supersteps: the faults of all but the last delay the
+     * whole collective; the last one's, each member (finish). */
+    if (cost_continues(e->t, g, i + 1)) {
+        c->F += s->F;
         return c->start;
-    return c->start + c->W + c->F +
-           cost_ccm_eval(cost_ccm_fn_of(m, r0, g->nmembers), g->nmembers, h);
+    }
+    return c->ready + c->F + cost_ccm_eval(cost_ccm_fn_of(m, r0, g->nmembers), g->nmembers, h);
 }
 
 static int eval_group(eval *e, const cost_group *g);
@@ -190,7 +200,7 @@ static void end_division(eval *e, const cost_group *g, const cost_item *it)
         at += cost_ccm_eval(cost_machine_ccm(e->m, "rejoin", g->nmembers), g->nmembers, h);
     for (size_t k = 0; k < it->nparts; k++) {
         const cost_group *p = &it->parts[k];
-        finish(e, p, &p->items[p->nitems - 1], at);
+        finish(e, p, &p->items[p->nitems - 1], at, 0); /* at holds their faults */
     }
 }
 
@@ -209,7 +219,8 @@ static int eval_group(eval *e, const cost_group *g)
             continue;
         }
         stats s = step_stats(e, g, it);
-        finish(e, g, it, ccm_step(e, g, i, &s, &c));
+        /* A collective's supersteps before its last end where it started. */
+        finish(e, g, it, ccm_step(e, g, i, &s, &c), !cost_continues(e->t, g, i + 1));
     }
     free(c.in);
     free(c.out);
@@ -291,8 +302,11 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
         stats s = step_stats(e, g, it);
         const cost_level *l =
             cost_dbsp_level(e->m, e->t->nprocs, cost_dbsp_label(e->t, g, it, e->flags));
-        /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
-        e->cost[at] = fmax(e->cost[at], s.W + s.F + l->g * s.h_bsp + l->L);
+        /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
+         * The clocks here count from the end of the previous lockstep
+         * superstep: a member's own faults there delay its work here. */
+        e->cost[at] = fmax(e->cost[at], s.ready + l->g * s.h_bsp + l->L);
+        finish(e, g, it, 0, 1);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;
         at++;
@@ -310,8 +324,8 @@ static int dbsp(eval *e)
     size_t steps = dbsp_group(e, e->t->root, 0);
     for (size_t k = 1; k < steps; k++)
         e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
-    for (size_t r = 0; r < n; r++)
-        e->phi[r] = e->cost[e->pos[r]];
+    for (size_t r = 0; r < n; r++)    /* finish left each record's own faults in phi */
+        e->phi[r] += e->cost[e->pos[r]];
     return 0;
 }
 

@@ -107,10 +107,13 @@ static inline double cost_work(const cost_rec *r, const cost_machine *m, int fla
  * n those on pages the trace counted as fresh (at most f; all f when the trace
  * does not count them). Not a term of the papers (docs/models.md, "Page faults
  * in the sync"): the first touch of memory is time that no g or L describes.
- * They are taken where data lands, after the superstep's barrier, so every
- * model charges them after the work: a barrier model max_i W + max_i F + g·h
- * + L, EBSP F_i after process i's start, never max_i (W + F), which
- * under-predicts a superstep whose busiest worker is not its busiest lander. */
+ * They are taken where data lands, after the superstep's barrier, and delay
+ * that process alone: every model adds F_{s,i} to process i's clock at the
+ * superstep's end, so a barrier model's next superstep starts at max_i
+ * (F_{s,i} + W_{s+1,i}) after this one's end, and EBSP's Φ_{s,i} holds F_{s,i}.
+ * Never max_i (W + F) of one superstep, which under-predicts a superstep
+ * whose busiest worker is not its busiest lander, nor max_i W + max_i F, which
+ * over-predicts one whose lander is not the next superstep's busiest worker. */
 static inline double cost_faults(const cost_rec *r, const cost_machine *m)
 {
     if (r->faults <= 0 || !(m->fault[0] > 0))

@@ -48,38 +48,60 @@ static double real_time(const cost_trace *t, double *per_step)
     return total;
 }
 
-/* BSP and BSP* share the superstep sum W + comm + L; only comm differs. The
- * page faults taken in the sync (max_i F, cost_faults) come on top. */
-static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m,
-                            int flags, double *per_step)
-{
-    double total = 0;
-    for (unsigned long s = 0; s < t->nsteps; s++) {
-        double w = 0, faults = 0, bytes = 0, msgs = 0;
-        for (int i = 0; i < t->nprocs; i++) {
-            const cost_rec *r = cost_trace_rec(t, s, i);
-            if (r == NULL)
-                continue;
-            w = fmax(w, cost_work(r, m, flags));
-            faults = fmax(faults, cost_faults(r, m));
-            bytes = fmax(bytes, cost_hbytes(r, m, m->h_sum));
-            msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
-        }
-        double step =
-            w + faults +
-            (k == COST_BSP ? m->g * bytes + m->L : m->gstar * (bytes + msgs * m->B) + m->L);
-        if (per_step != NULL)
-            per_step[s] = step;
-        total += step;
-    }
-    return total;
-}
-
 static double no_prediction(const cost_trace *t, double *per_step)
 {
     for (unsigned long s = 0; per_step != NULL && s < t->nsteps; s++)
         per_step[s] = NAN;
     return NAN;
+}
+
+/* BSP and BSP* share the superstep sum W + comm + L; only comm differs:
+ *
+ *   T_s = max_i W_{s,i} + g·h_s + L   (formula (1) of paper 000; BSP* of paper
+ *                                      003: g*·(s_s + h_s·B) for g·h_s)
+ *
+ * The page faults a process takes in the sync (cost_faults) are not a term of
+ * the papers. They are taken where its data lands, after the barrier, and
+ * delay that process alone: it leaves the sync F_{s,i} late and works from
+ * there, so the next barrier comes at max_i (F_{s,i} + W_{s+1,i}) and the
+ * program ends at the last superstep's end plus max_i F_{R,i}. Without faults
+ * this is the sum of T_s above. late[i] is process i's F past the end of the
+ * latest superstep (negative for a process whose records ended earlier); a
+ * column counts the processes with a record in it. per_step[s] is the growth
+ * of the latest process's clock, max_i (end_s + late_i). */
+static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m,
+                            int flags, double *per_step)
+{
+    double *late = calloc((size_t)t->nprocs, sizeof *late);
+    if (late == NULL)
+        return no_prediction(t, per_step);
+    double total = 0, latest = 0; /* max_i late[i] */
+    for (unsigned long s = 0; s < t->nsteps; s++) {
+        double ready = -INFINITY, bytes = 0, msgs = 0;
+        for (int i = 0; i < t->nprocs; i++) {
+            const cost_rec *r = cost_trace_rec(t, s, i);
+            if (r == NULL)
+                continue;
+            ready = fmax(ready, late[i] + cost_work(r, m, flags));
+            bytes = fmax(bytes, cost_hbytes(r, m, m->h_sum));
+            msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
+        }
+        double span =
+            ready + (k == COST_BSP ? m->g * bytes + m->L : m->gstar * (bytes + msgs * m->B) + m->L);
+        double was = latest;
+        latest = -INFINITY;
+        for (int i = 0; i < t->nprocs; i++) {
+            const cost_rec *r = cost_trace_rec(t, s, i);
+            late[i] = r != NULL ? cost_faults(r, m) : late[i] - span;
+            latest = fmax(latest, late[i]);
+        }
+        double step = span + latest - was;
+        if (per_step != NULL)
+            per_step[s] = step;
+        total += step;
+    }
+    free(late);
+    return total;
 }
 
 /* Formula (2) of paper 000, the EBSP time Φ_{s,i} of process i after step s:

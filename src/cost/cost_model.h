@@ -16,7 +16,9 @@
  *           per_step[s] = max_i Φ_{s,i} − max_i Φ_{s−1,i}.
  *   dbsp, ccm: on the group structure (cost_tree.h); see cost_groups.h.
  * The flat models (bsp, bspstar, ebsp) see column s as one superstep of all
- * processes, whatever their groups. A model the machine or the trace cannot
+ * processes, whatever their groups. Every model adds each process's page
+ * faults in a sync (cost_faults, when charged) to that process's clock alone
+ * (cost_groups.h). A model the machine or the trace cannot
  * serve returns NaN (per_step all NaN); cost_model_check says why.
  */
 #ifndef POLYBSP_COST_MODEL_H

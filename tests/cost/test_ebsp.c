@@ -172,7 +172,8 @@ static void hpput_bytes_charged(void)
  * 0.0012, no faults; 100 bytes from 0 to 1. BSP (g 1e-9, L 1e-5, in + out),
  * h = 100: uncharged max(0.001, 0.0012) + 1e-7 + 1e-5 = 0.0012101; at 5e-5 s
  * a fault, F_0 = 10 · 5e-5 = 0.0005 comes after the slower worker: 0.0012 +
- * 0.0005 + 1e-7 + 1e-5 = 0.0017101 (not max(W_0 + F_0, W_1) = 0.0015101).
+ * 0.0005 + 1e-7 + 1e-5 = 0.0017101 (not max(W_0 + F_0, W_1) = 0.0015101):
+ * a process faults in the sync, after the barrier.
  * BSP* (g* 2e-9, B 100): 0.0017 + 2e-9 · (100 + 100) + 1e-5 = 0.0017104.
  * EBSP: process 0 has no in-partner, 0.001 + 1e-7 + 1e-5 + 0.0005 =
  * 0.0015101; process 1 waits for 0's work only: 0.0012 + 1e-7 + 1e-5 =
@@ -204,6 +205,56 @@ static void sync_faults_charged(void)
     m.fault[0] = m.fault[1] = 5e-5;
     expect_model(COST_DBSP, &t, &m, 0, (double[]){0.00170405}, 0.00170405);
     expect_model(COST_CCM, &t, &m, 0, (double[]){0.0017101}, 0.0017101);
+    cost_trace_free(&t);
+}
+
+/* A process's faults in a sync delay that process alone: it leaves the sync
+ * late and does its next work from there, while the others already work
+ * (docs/models.md, "Page faults in the sync"). Superstep 0: process 0, w =
+ * 0.001, sends 100 bytes to 1; process 1, w = 0.0012, takes 10 faults
+ * landing them (F_1 = 10 · 5e-5 = 0.0005). Superstep 1, no traffic: process
+ * 0 works 0.0006, process 1 0.0001.
+ * BSP (g 1e-9, L 1e-5): superstep 0 ends at 0.0012 + 1e-7 + 1e-5 = 0.0012101,
+ * process 1 at 0.0017101; the next barrier comes at max(0.0012101 + 0.0006,
+ * 0.0017101 + 0.0001) = 0.0018101, the end at 0.0018201: per step 0.0017101
+ * and 0.00011. (max W + max F in each superstep would say 0.0017101 +
+ * 0.00061 = 0.0023201: process 1's faults and process 0's work overlap.)
+ * BSP* (g* 2e-9, B 100): superstep 0's comm 2e-9 · (100 + 1 · 100) + 1e-5,
+ * so 0.0017104 and 0.00011. EBSP: process 0 (no in-partner) at 0.0010101,
+ * then 0.0016201; process 1 at 0.0012101 + 0.0005 = 0.0017101, then
+ * 0.0018201: the same totals as BSP. CCM charges plain supersteps as BSP.
+ * D-BSP on machine_groups.json: superstep 0 at level 0 (clusters of 2: g
+ * 5e-10, ℓ 4e-6) costs 0.0012 + 5e-8 + 4e-6 = 0.00120405, process 1 leaves
+ * at 0.00170405; superstep 1 at level 1 (clusters of 1: ℓ 1e-6) costs
+ * max(0.0006, 0.0005 + 0.0001) + 1e-6 = 0.000601: the end at 0.00180505, per
+ * step 0.00170405 and 0.000101. */
+static void sync_faults_delay_their_process(void)
+{
+    const char *text =
+        HEADER "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.001,"
+               "\"bytes_out\":100,\"msgs_out\":1,\"bytes_in\":0,\"msgs_in\":0,\"faults\":0,"
+               "\"from\":[],\"t_enter\":0.001,\"t_exit\":0.002}\n"
+               "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0012,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":100,\"msgs_in\":1,\"faults\":10,"
+               "\"from\":[0],\"t_enter\":0.0012,\"t_exit\":0.002}\n"
+               "{\"step\":1,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0.0006,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"faults\":0,"
+               "\"from\":[],\"t_enter\":0.0026,\"t_exit\":0.0027}\n"
+               "{\"step\":1,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0.0001,"
+               "\"bytes_out\":0,\"msgs_out\":0,\"bytes_in\":0,\"msgs_in\":0,\"faults\":0,"
+               "\"from\":[],\"t_enter\":0.0021,\"t_exit\":0.0027}\n";
+    cost_trace t;
+    cost_machine m;
+    CHECK(read_text(text, &t) == 0);
+    load_machine("machine.json", &m);
+    m.fault[0] = m.fault[1] = 5e-5;
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0017101, 0.00011}, 0.0018201);
+    expect_model(COST_BSPSTAR, &t, &m, 0, (double[]){0.0017104, 0.00011}, 0.0018204);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){0.0017101, 0.00011}, 0.0018201);
+    load_machine("machine_groups.json", &m);
+    m.fault[0] = m.fault[1] = 5e-5;
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.0017101, 0.00011}, 0.0018201);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.00170405, 0.000101}, 0.00180505);
     cost_trace_free(&t);
 }
 
@@ -379,6 +430,7 @@ static const struct test_case cases[] = {
     {"real_starts_with_tracing", real_starts_with_tracing},
     {"sync_faults_charged", sync_faults_charged},
     {"sync_faults_by_kind", sync_faults_by_kind},
+    {"sync_faults_delay_their_process", sync_faults_delay_their_process},
     {"copy_left_out_of_w", copy_left_out_of_w},
     {"setup_stays_in_w", setup_stays_in_w},
     {"work_faults_with_ops", work_faults_with_ops},
