@@ -35,32 +35,6 @@ int cost_fit_line(const double *x, const double *y, size_t n, double *a, double 
     return 0;
 }
 
-int cost_fit_plane(const double *x1, const double *x2, const double *y, size_t n, double *a,
-                   double *b, double *c)
-{
-    if (n < 3)
-        return -1;
-    double m1 = mean(x1, n), m2 = mean(x2, n), my = mean(y, n);
-    double s11 = 0, s12 = 0, s22 = 0, s1y = 0, s2y = 0;
-    for (size_t i = 0; i < n; i++) {
-        double d1 = x1[i] - m1, d2 = x2[i] - m2, dy = y[i] - my;
-        s11 += d1 * d1;
-        s12 += d1 * d2;
-        s22 += d2 * d2;
-        s1y += d1 * dy;
-        s2y += d2 * dy;
-    }
-    double det = s11 * s22 - s12 * s12;
-    /* Relative test: the columns are collinear when det is zero up to rounding
-     * of s11·s22 (Cauchy–Schwarz makes det >= 0, equal only for collinear data). */
-    if (!(det > 1e-12 * s11 * s22))
-        return -1;
-    *b = (s1y * s22 - s2y * s12) / det;
-    *c = (s2y * s11 - s1y * s12) / det;
-    *a = my - *b * m1 - *c * m2;
-    return 0;
-}
-
 /* Least squares of y ≈ Σ coef[j]·X[i][j] over the columns in mask (the others
  * 0), by the normal equations on columns scaled to unit length; -1 when the
  * chosen columns are (nearly) dependent. *ssr: the sum of squared residuals. */

@@ -1,8 +1,8 @@
 /* cost_fit — least squares and the error measures of paper 000.
  *
- * Contract: pure functions on arrays; no I/O. A fit needs at least two distinct
- * x values (three points and non-collinear columns for the plane) and returns -1
- * otherwise. The error measures and the median return NaN for n == 0.
+ * Contract: pure functions on arrays; no I/O. The line needs at least two
+ * distinct x values and returns -1 otherwise. The error measures and the median return NaN for n ==
+ * 0.
  */
 #ifndef POLYBSP_COST_FIT_H
 #define POLYBSP_COST_FIT_H
@@ -11,9 +11,6 @@
 
 /* y ≈ a + b·x. */
 int cost_fit_line(const double *x, const double *y, size_t n, double *a, double *b);
-/* y ≈ a + b·x1 + c·x2 (BSP*: a = L, b = g*, c = g*·B). */
-int cost_fit_plane(const double *x1, const double *x2, const double *y, size_t n, double *a,
-                   double *b, double *c);
 /* Non-negative least squares: coef[0..k) >= 0 minimising
  * Σ_i (y_i − Σ_j coef_j·X[i][j])², for k <= COST_NNLS_MAXCOLS columns, exactly (the
  * optimum is the unconstrained fit on the set of its non-zero coefficients, so

@@ -41,38 +41,47 @@ int probe_in_H(cost_pattern pat, int P, int most)
     return pat == COST_EXCHANGE || pat == COST_PINGPONG || P >= 4 || most < 4;
 }
 
-/* Least squares of relative errors, Σ ((a + b·x_i − y_i) / y_i)², so that a
- * superstep of a microsecond weighs as much as one of a millisecond; with a >= 0
- * and b >= 0 (a latency and a cost per byte are never negative: on a noisy
- * machine the unconstrained line can cross zero, and a negative L would credit
- * every superstep with time). Points with y <= 0 carry no relative error and are
- * left out. */
-int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b)
+/* Least squares of relative errors, Σ ((a + b·x1_i + c·x2_i − y_i) / y_i)², so
+ * that a superstep of a microsecond weighs as much as one of a millisecond (and
+ * one preempted large cell cannot tilt the fit); with every coefficient >= 0 (a
+ * latency, a cost per byte or per message is never negative: on a noisy machine
+ * the unconstrained fit can cross zero, and a negative L would credit every
+ * superstep with time). Without x2, the line (c = 0). Points with y <= 0 carry no
+ * relative error and are left out. -1 when fewer than two distinct x1 remain. */
+static int fit_relative(const double *x1, const double *x2, const double *y, size_t n, double *coef)
 {
     double(*X)[COST_NNLS_MAXCOLS] = malloc((n ? n : 1) * sizeof *X);
     double *ones = malloc((n ? n : 1) * sizeof *ones);
     size_t m = 0;
     double xmin = INFINITY, xmax = -INFINITY;
     for (size_t i = 0; X && ones && i < n; i++) {
-        if (!(y[i] > 0) || !isfinite(x[i]))
+        if (!(y[i] > 0) || !isfinite(x1[i]) || (x2 != NULL && !isfinite(x2[i])))
             continue;
         X[m][0] = 1 / y[i];
-        X[m][1] = x[i] / y[i];
+        X[m][1] = x1[i] / y[i];
+        X[m][2] = x2 != NULL ? x2[i] / y[i] : 0;
         ones[m++] = 1;
-        xmin = fmin(xmin, x[i]);
-        xmax = fmax(xmax, x[i]);
+        xmin = fmin(xmin, x1[i]);
+        xmax = fmax(xmax, x1[i]);
     }
     int rc = -1;
     if (m && xmax > xmin) {
-        double coef[COST_NNLS_MAXCOLS];
-        cost_fit_nnls((const double(*)[COST_NNLS_MAXCOLS])X, ones, m, 2, coef);
-        *a = coef[0];
-        *b = coef[1];
+        cost_fit_nnls((const double(*)[COST_NNLS_MAXCOLS])X, ones, m, x2 != NULL ? 3 : 2, coef);
         rc = 0;
     }
     free(X);
     free(ones);
     return rc;
+}
+
+int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b)
+{
+    double coef[COST_NNLS_MAXCOLS];
+    if (fit_relative(x, NULL, y, n, coef) != 0)
+        return -1;
+    *a = coef[0];
+    *b = coef[1];
+    return 0;
 }
 
 /* Which statistic of a cell's samples. The paper's tables (Π.1, Π.2, 11 and
@@ -296,7 +305,11 @@ static int procs_fit(const probe_data *d, size_t p, int op, probe_pfit *f)
     return both_fits(x, mean, median, n, f->empty, &f->L, &f->g, &f->rel_L, &f->rel_g) < 0 ? -1 : 0;
 }
 
-/* BSP*: the plane through (s, n, median T) of the BSP* cells at the first group's P. */
+/* BSP*: the plane T = L + g*·s + (g*·B)·n through (s, n, median T) of the BSP*
+ * cells at the first group's P, fitted as the BSP line is (fit_relative): by
+ * absolute least squares the largest cells decided g*, and one of them slowed
+ * by the machine (a preempted batch, the VM's slow state) made g* several times
+ * bsp_put's g, so that BSP* over-predicted every large message. */
 static int bspstar(const probe_data *d, int op, probe_summary *s)
 {
     const probe_group *g = &s->group[s->first];
@@ -317,13 +330,14 @@ static int bspstar(const probe_data *d, int op, probe_summary *s)
             x2[n] = (double)msgs;
             y[n++] = value_at(d, p, c, BY_MEDIAN);
         }
-    double L, gstar, gB;
+    double coef[COST_NNLS_MAXCOLS];
     s->bspstar_cells = d->ncells - first;
-    s->bspstar_fitted = rc == 0 && cost_fit_plane(x1, x2, y, n, &L, &gstar, &gB) == 0 && gstar > 0;
-    /* A plane the noise tilted gives no usable g*; the BSP* model then falls back
-     * to plain BSP (B = 0), which is what BSP* says of a machine without a block size. */
-    s->m.gstar = s->bspstar_fitted ? gstar : s->m.g;
-    s->m.B = s->bspstar_fitted && gB > 0 ? gB / gstar : 0;
+    s->bspstar_fitted = rc == 0 && fit_relative(x1, x2, y, n, coef) == 0 && coef[1] > 0;
+    /* A plane the noise flattened gives no usable g*; the BSP* model then falls
+     * back to plain BSP (B = 0), which is what BSP* says of a machine without a
+     * block size. */
+    s->m.gstar = s->bspstar_fitted ? coef[1] : s->m.g;
+    s->m.B = s->bspstar_fitted ? coef[2] / coef[1] : 0;
     free(x1);
     free(x2);
     free(y);

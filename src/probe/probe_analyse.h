@@ -23,8 +23,8 @@
  *     fit has the lower mean relative residual in the first group is kept (ties keep
  *     sum);
  *   - BSP*: T = L + g*·s + g*·B·n over the medians of the BSP* cells at the first
- *     group's P, s bytes and n messages (in @ out), least squares plane;
- *     B = (g*·B) / g*.
+ *     group's P, s bytes and n messages (in @ out), the plane with L, g*, g*·B >= 0
+ *     minimising the squared relative errors (as the relative line); B = (g*·B) / g*.
  * The paper's tables and lines are through averages, as the paper's, with medians
  * printed beside them; what the machine file keeps is fitted through medians.
  * probe_analyse fills everything of the machine that comes from the samples (not

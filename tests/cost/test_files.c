@@ -40,30 +40,6 @@ static void fit_line_degenerate(void)
     CHECK(a == 7 && b == 7); /* untouched on failure */
 }
 
-/* BSP*: time = L + g*·s + g*·B·h for bytes s and messages h; the plane fit gives
- * a = L, b = g*, c = g*·B, hence B = c / b. */
-static void fit_plane_bspstar(void)
-{
-    double s[] = {64, 4096, 65536, 64, 4096, 65536, 1024};
-    double h[] = {1, 1, 1, 64, 64, 64, 16};
-    double L = 3e-7, gs = 2e-10, B = 512, y[7];
-    for (int i = 0; i < 7; i++)
-        y[i] = L + gs * s[i] + gs * B * h[i];
-    double a, b, c;
-    CHECK(cost_fit_plane(s, h, y, 7, &a, &b, &c) == 0);
-    NEAR(a, L);
-    NEAR(b, gs);
-    NEAR(c, gs * B);
-    NEAR(c / b, B);
-}
-
-static void fit_plane_degenerate(void)
-{
-    double x1[] = {1, 2, 3, 4}, x2[] = {3, 6, 9, 12}, y[] = {1, 2, 3, 4}, a, b, c;
-    CHECK(cost_fit_plane(x1, x2, y, 2, &a, &b, &c) == -1); /* fewer than 3 points */
-    CHECK(cost_fit_plane(x1, x2, y, 4, &a, &b, &c) == -1); /* x2 = 3·x1: collinear */
-}
-
 /* Times of one h on three P values, model 1.0:
  * MaxErr = 100·max|t - 1| / min t = 100·0.2/0.9;
  * AvErr = 100·(Σ|t - 1|/3)/(Σt/3) = 100·(0.3/3)/(3.1/3) = 100·0.3/3.1. */
@@ -614,8 +590,6 @@ static const struct test_case cases[] = {
     {"fit_line_noise", fit_line_noise},
     {"fit_line_paper", fit_line_paper},
     {"fit_line_degenerate", fit_line_degenerate},
-    {"fit_plane_bspstar", fit_plane_bspstar},
-    {"fit_plane_degenerate", fit_plane_degenerate},
     {"errors_small_table", errors_small_table},
     {"median", median},
     {"machine_read_full", machine_read_full},
