@@ -308,8 +308,9 @@ void probe_print_levels(FILE *f, const probe_levels *lv, int cores)
     for (size_t i = 0; i < lv->nlevels; i++)
         if (!(lv->g[i] > 0) && lv->cluster[i] > 1)
             fprintf(f,
-                    "note        D-BSP level %zu: g <= 0 (noise dominates), left out of the file\n",
-                    i);
+                    "note        D-BSP level %zu of P = %d: g <= 0 (noise dominates), left out of "
+                    "the file\n",
+                    i, lv->nprocs);
 }
 
 void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)

@@ -521,13 +521,13 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     if (faults > 0 && m->fault[0] > 0 && m->fault[1] != m->fault[0])
         fprintf(out,
                 "faults      %lld page faults inside syncs, %lld on fresh pages charged %.4g s "
-                "each,\n            the others %.4g s each, after the superstep's work (--faults "
-                "%s)\n",
+                "each,\n            the others %.4g s each, delaying the process that took them "
+                "(--faults %s)\n",
                 faults, fresh, m->fault[0], m->fault[1], fault_names[o->faults]);
     else if (faults > 0 && m->fault[0] > 0)
         fprintf(out,
-                "faults      %lld page faults inside syncs, each charged %.4g s after the "
-                "superstep's work (--faults %s)\n",
+                "faults      %lld page faults inside syncs, each charged %.4g s to the process "
+                "that took it (--faults %s)\n",
                 faults, m->fault[0], fault_names[o->faults]);
     else if (faults > 0 && m->fault_touch[0] > 0 && m->fault_touch[1] > 0)
         fprintf(out,
