@@ -15,6 +15,11 @@
 #   FAULTS   the `predict --faults` charges to compare on the same traces, e.g.
 #            "none fresh after-read kind" (default: kind, predict's); one row
 #            per program, work and charge
+#   EDUPACK  a BSPedupack 2.0 source tree (fetched outside the repository):
+#            its inprod, sort, lu, fft and (at P = 2) matvec join the programs,
+#            programs nobody tuned the models to. They are built in the temp
+#            directory with the build's bspcc (MulticoreBSP dialect, threads
+#            engine), unchanged, and traced whole (POLYBSP_TRACE)
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS. With several, every trace is predicted with each (a column
 # `machine` names it), so that probes are compared on the same runs. Builds nothing. Not a test: the figures depend on the machine
@@ -59,9 +64,9 @@ for w in $works; do
 done
 several=$((${#machines[@]} > 1))
 
-# name|command: the command runs in $work with POLYBSP_NPROCS=P and writes
-# $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT and the
-# examples with --trace trace their timed part only).
+# name|command: the command runs in $work with POLYBSP_NPROCS=P (and $P set)
+# and writes $work/polybsp-trace.jsonl (POLYBSP_TRACE for whole runs; the FFT
+# and the examples with --trace trace their timed part only).
 programs=(
   "hello|POLYBSP_TRACE=polybsp-trace.jsonl $ex/hello"
   "inprod 10^6|POLYBSP_TRACE=polybsp-trace.jsonl $ex/inprod 1000000"
@@ -79,6 +84,31 @@ programs=(
   "bcast binomial 1 MiB|$ex/broadcast_study --alg binomial -n 1048576 --trace"
   "bcast twophase 1 MiB|$ex/broadcast_study --alg twophase -n 1048576 --trace"
 )
+if [ -n "${EDUPACK:-}" ]; then
+  if [ ! -f "$EDUPACK/bspedupack.h" ] || [ ! -f "$EDUPACK/bsplu_test.c" ]; then
+    echo "$0: EDUPACK='$EDUPACK' is not a BSPedupack 2.0 source tree" >&2
+    exit 2
+  fi
+  edu="$work/bspedupack"
+  cp -r "$EDUPACK" "$edu" && rm -f "$edu"/*.o
+  if ! make -C "$edu" CC="$build/tools/bspcc/bspcc --mcbsp --engine threads" inprod sort lu fft matvec \
+      >"$work/edupack-make.log" 2>&1; then
+    echo "$0: building BSPedupack failed:" >&2
+    tail -5 "$work/edupack-make.log" >&2
+    exit 1
+  fi
+  # Each reads P and its sizes from stdin, as its runtests feeds them; the LU
+  # runs on a 1 x P grid, the FFT needs a power of two, and matvec's test
+  # matrix is distributed for P = 2 (the name says so; other P skip it).
+  in='POLYBSP_TRACE=polybsp-trace.jsonl'
+  programs+=(
+    "BSPedupack inprod n=10^6|printf '%s\\n' \$P 1000000 | $in $edu/inprod"
+    "BSPedupack sort N=10^6|printf '%s\\n' \$P 1000000 | $in $edu/sort"
+    "BSPedupack lu n=1000|printf '%s\\n' 1 \$P 1000 | $in $edu/lu"
+    "BSPedupack fft n=2^18|printf '%s\\n' \$P 262144 | $in $edu/fft"
+    "BSPedupack matvec (P = 2)|printf '%s\\n' 2 $edu/test.mtx-P2 $edu/test.mtx-v2 $edu/test.mtx-u2 | $in $edu/matvec"
+  )
+fi
 
 echo "machine: ${machines[*]}; $repeats runs per program, medians; $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n)"
 echo
@@ -100,9 +130,10 @@ for P in $procs; do
       name=${entry%%|*}
       cmd=${entry#*|}
       [ -n "${failed[$idx]:-}" ] && continue
+      case $name in *"(P = 2)"*) [ "$P" = 2 ] || continue ;; esac
       [ $r -eq 0 ] && for v in $variants; do : >"$work/totals.$P.$idx.${v//\//.}.csv"; done
       rm -f "$work/polybsp-trace.jsonl"
-      if ! (cd "$work" && unset POLYBSP_TRACE && eval "POLYBSP_NPROCS=$P $cmd" >/dev/null 2>&1); then
+      if ! (cd "$work" && unset POLYBSP_TRACE && export POLYBSP_NPROCS=$P && eval "$cmd" >/dev/null 2>&1); then
         echo "model_errors: $name at P = $P failed" >&2
         status=1
         failed[$idx]=1
@@ -128,6 +159,7 @@ for P in $procs; do
     [ -n "${failed[$idx]:-}" ] && continue
     entry=${programs[$idx]}
     name=${entry%%|*}
+    case $name in *"(P = 2)"*) [ "$P" = 2 ] || continue ;; esac
     for v in $variants; do
     # Median of each column over the repeats; then BSP's ERROR and the best one.
     mi=${v%%/*}
