@@ -21,7 +21,9 @@
 #            directory with the build's bspcc (MulticoreBSP dialect, threads
 #            engine), unchanged, and traced whole (POLYBSP_TRACE)
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
-# the P of PROCS. With several, every trace is predicted with each (a column
+# the P of PROCS, and again after the programs: the two probes' g are printed
+# after the table, and when they differ by more than a fifth the machine
+# changed speed during the run (a VM's states), which no model follows. With several, every trace is predicted with each (a column
 # `machine` names it), so that probes are compared on the same runs. Builds nothing. Not a test: the figures depend on the machine
 # and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
 set -u
@@ -53,6 +55,7 @@ if [ ${#machines[@]} -eq 0 ]; then
   list=$(echo "$procs" | tr ' ' ',')
   echo "model_errors: polybsp probe -p $list ..." >&2
   "$polybsp" probe -p "$list" -o "${machines[0]}" >/dev/null 2>&1 || { echo "model_errors: probe failed" >&2; exit 1; }
+  probed=1
 fi
 # A variant is machine/work/faults, the machine by its index in machines.
 variants=""
@@ -190,4 +193,17 @@ for P in $procs; do
   done
   unset failed
 done
+if [ -n "${probed:-}" ]; then
+  # g of the file's "bsp" line, as the probe writes it on one line.
+  g_of() { sed -n 's/^ *"bsp": {"g": \([^,]*\),.*/\1/p' "$1"; }
+  if "$polybsp" probe -p "$list" -o "$work/after.json" >/dev/null 2>&1; then
+    awk -v a="$(g_of "${machines[0]}")" -v b="$(g_of "$work/after.json")" 'BEGIN {
+      d = a > 0 ? 100 * (b - a) / a : 0
+      printf "\nprobe before the programs: g = %.3g s/byte; after: g = %.3g (%+.0f %%)%s\n", a, b, d,
+             (d > 20 || d < -20) ? ": the machine changed speed during the run, so these ERRORs are partly the machine'"'"'s" : ""
+    }'
+  else
+    echo "model_errors: the probe after the programs failed" >&2
+  fi
+fi
 exit $status
