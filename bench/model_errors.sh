@@ -23,9 +23,10 @@
 # Without MACHINE_FILE, `polybsp probe` (its default budget) calibrates first at
 # the P of PROCS, and again after the programs: the two probes' g are printed
 # after the table, and when they differ by more than a fifth the machine
-# changed speed during the run (a VM's states), which no model follows. With several, every trace is predicted with each (a column
-# `machine` names it), so that probes are compared on the same runs. Builds nothing. Not a test: the figures depend on the machine
-# and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
+# changed speed during the run (a VM's states), which no model follows. With
+# several, every trace is predicted with each (a column `machine` names it), so
+# that probes are compared on the same runs. Builds nothing (but BSPedupack,
+# with EDUPACK). Not a test: the figures depend on the machine and its load. Exit status: 0, 1 if a program or predict failed, 2 on bad usage.
 set -u
 
 if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then

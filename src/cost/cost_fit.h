@@ -1,8 +1,8 @@
 /* cost_fit — least squares and the error measures of paper 000.
  *
  * Contract: pure functions on arrays; no I/O. The line needs at least two
- * distinct x values and returns -1 otherwise. The error measures and the median return NaN for n ==
- * 0.
+ * distinct x values and returns -1 otherwise. The error measures and the
+ * median return NaN for n == 0.
  */
 #ifndef POLYBSP_COST_FIT_H
 #define POLYBSP_COST_FIT_H

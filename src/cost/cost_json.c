@@ -141,6 +141,14 @@ void cost_jput_num(FILE *f, double x)
     fputs(buf, f);
 }
 
+void cost_jput_pos(FILE *f, long long n)
+{
+    if (n > 0)
+        fprintf(f, "%lld", n);
+    else
+        fputs("null", f);
+}
+
 int cost_jput_str(FILE *f, const char *s, size_t cap)
 {
     size_t len = strnlen(s, cap);

@@ -51,5 +51,7 @@ int cost_jnum_ok(const json_t *v, cost_bound b);
  * UTF-8 or not terminated within cap bytes. */
 void cost_jput_num(FILE *f, double x);
 int cost_jput_str(FILE *f, const char *s, size_t cap);
+/* n when it is above 0, else null: a P or a count a file may not have. */
+void cost_jput_pos(FILE *f, long long n);
 
 #endif

@@ -55,6 +55,11 @@ const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P)
     return NULL;
 }
 
+int cost_machine_levels_procs(const cost_machine *m)
+{
+    return m->nlevels > 0 ? m->levels_procs : 0;
+}
+
 void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set)
 {
     m->nlevels = set->nlevels;

@@ -158,6 +158,9 @@ const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);
  * L unchanged, when the file has no line for P. Likewise m's D-BSP levels become
  * those measured at P when dbsp.by_procs has them. */
 const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P);
+/* The P that m's D-BSP levels were measured at; 0 when m has no levels or its
+ * file does not say (written before dbsp.by_procs). */
+int cost_machine_levels_procs(const cost_machine *m);
 /* Makes set (an element of m's levels_by_procs) m's D-BSP levels. */
 void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);

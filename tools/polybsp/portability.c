@@ -249,7 +249,7 @@ static void print_table(const results *s, const options *o, const cost_machine *
         printf("lines       BSP: the line of P = %d", s->fit_procs);
     else
         printf("lines       BSP: the line over all P calibrated");
-    if (m->nlevels > 0 && m->levels_procs > 0)
+    if (cost_machine_levels_procs(m) > 0)
         printf("; D-BSP: the levels measured at P = %d%s", m->levels_procs,
                m->levels_oversubscribed ? ", oversubscribed" : "");
     printf(" (as predict takes them)\n");
@@ -366,14 +366,10 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     cost_jput_str(f, m->host, sizeof m->host);
     fprintf(f, ",\n  \"machine_date\": ");
     cost_jput_str(f, m->date, sizeof m->date);
-    if (s->fit_procs > 0)
-        fprintf(f, ",\n  \"fit_procs\": %d", s->fit_procs);
-    else
-        fprintf(f, ",\n  \"fit_procs\": null");
-    if (m->nlevels > 0 && m->levels_procs > 0)
-        fprintf(f, ",\n  \"dbsp_procs\": %d", m->levels_procs);
-    else
-        fprintf(f, ",\n  \"dbsp_procs\": null");
+    fprintf(f, ",\n  \"fit_procs\": ");
+    cost_jput_pos(f, s->fit_procs);
+    fprintf(f, ",\n  \"dbsp_procs\": ");
+    cost_jput_pos(f, cost_machine_levels_procs(m));
     fprintf(f, ",\n  \"models\": [");
     for (int k = 0; k < NMODELS; k++)
         fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(models[k].kind));

@@ -468,7 +468,7 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         fprintf(out, "%-12slevel %d, clusters of %d: g = %.4g s/byte, L = %.4g s\n",
                 i == 0 ? "D-BSP" : "", m->levels[i].level, m->levels[i].cluster, m->levels[i].g,
                 m->levels[i].L);
-    if (m->nlevels > 0 && m->levels_procs > 0)
+    if (cost_machine_levels_procs(m) > 0)
         fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
                 m->levels_oversubscribed ? ", oversubscribed" : "");
     if (m->has_ccm) {
@@ -746,14 +746,11 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
         fprintf(out, "{\"fresh\": %.17g, \"other\": %.17g},\n", m->fault[0], m->fault[1]);
     else
         fprintf(out, "null,\n");
-    if (o->fit_procs > 0)
-        fprintf(out, "  \"fit_procs\": %d,\n", o->fit_procs);
-    else
-        fprintf(out, "  \"fit_procs\": null,\n");
-    if (m->nlevels > 0 && m->levels_procs > 0)
-        fprintf(out, "  \"dbsp_procs\": %d,\n", m->levels_procs);
-    else
-        fprintf(out, "  \"dbsp_procs\": null,\n");
+    fprintf(out, "  \"fit_procs\": ");
+    cost_jput_pos(out, o->fit_procs);
+    fprintf(out, ",\n  \"dbsp_procs\": ");
+    cost_jput_pos(out, cost_machine_levels_procs(m));
+    fprintf(out, ",\n");
     fprintf(out, "  \"models\": [");
     const char *sep = "";
     for (int k = 0; k < NMODELS; k++) {
