@@ -43,6 +43,10 @@ charges="${FAULTS:-kind}"
 for c in $charges; do
   case $c in none | fresh | after-read | kind) ;; *) echo "$0: FAULTS holds kind, fresh, after-read or none, not '$c'" >&2; exit 2 ;; esac
 done
+if [ -n "${EDUPACK:-}" ] && { [ ! -f "$EDUPACK/bspedupack.h" ] || [ ! -f "$EDUPACK/bsplu_test.c" ]; }; then
+  echo "$0: EDUPACK='$EDUPACK' is not a BSPedupack 2.0 source tree" >&2
+  exit 2
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/model_errors.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
 
@@ -89,10 +93,6 @@ programs=(
   "bcast twophase 1 MiB|$ex/broadcast_study --alg twophase -n 1048576 --trace"
 )
 if [ -n "${EDUPACK:-}" ]; then
-  if [ ! -f "$EDUPACK/bspedupack.h" ] || [ ! -f "$EDUPACK/bsplu_test.c" ]; then
-    echo "$0: EDUPACK='$EDUPACK' is not a BSPedupack 2.0 source tree" >&2
-    exit 2
-  fi
   edu="$work/bspedupack"
   cp -r "$EDUPACK" "$edu" && rm -f "$edu"/*.o
   if ! make -C "$edu" CC="$build/tools/bspcc/bspcc --mcbsp --engine threads" inprod sort lu fft matvec \
