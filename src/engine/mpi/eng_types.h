@@ -48,7 +48,7 @@ typedef struct eng_ctx {
     unsigned at;     /* the CORE_AT_* call of the last barrier, for mpie_wait_watched */
     int colls_agree; /* the last barrier found every member's collective the same */
     int regs_agree;  /* and every member's registration calls (their hash) */
-    uint64_t heads;  /* who sends a head to whom, from the last barrier (mpie_sync.c) */
+    uint64_t *heads; /* [mpie_heads_words(P)]: who sends a head to whom, from the last barrier */
     int heads_sent;  /* this superstep's heads left before its barrier (mpie_sync.c) */
     int nreplies;    /* of reqs, the first are the receives of this superstep's get values */
 } eng_ctx;

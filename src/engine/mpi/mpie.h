@@ -109,6 +109,10 @@ size_t mpie_ride_bytes(const core_ctx *c);
 void mpie_ride_fill(const core_ctx *c, char *payload);
 void mpie_ride_merge(const core_ctx *c, char *mine, const char *theirs);
 void mpie_ride_keep(core_ctx *c, const char *payload);
+/* Words of the heads matrix the barrier carries for a group of P (mpie_sync.c):
+ * P x P bits up to MPIE_HEADS_MAX_P members, 0 beyond (then the exchange counts
+ * its heads by a reduction). */
+size_t mpie_heads_words(int P);
 /* FNV-1a, a word at a time: mpie_hash(MPIE_HASH_START, w0), then (h, w1) ...
  * The hashes the members compare to agree on a call's arguments (partitions,
  * registration calls). */

@@ -318,7 +318,12 @@ int eng_ctx_init(core_ctx *c)
     c->e.recs_len = calloc(P, sizeof *c->e.recs_len);
     c->e.value_at = calloc(P + 1, sizeof *c->e.value_at);
     c->e.sends_to = calloc(P, sizeof *c->e.sends_to);
-    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at && c->e.sends_to ? 0 : -1;
+    size_t heads = mpie_heads_words(c->nprocs);
+    c->e.heads = heads ? calloc(heads, sizeof *c->e.heads) : NULL;
+    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at && c->e.sends_to &&
+                   (c->e.heads || !heads)
+               ? 0
+               : -1;
 }
 
 void eng_ctx_free(core_ctx *c)
@@ -333,6 +338,7 @@ void eng_ctx_free(core_ctx *c)
     core_buf_free(&c->e.barrier_room);
     free(c->e.recs_len);
     free(c->e.sends_to);
+    free(c->e.heads);
     free(c->e.value_at);
     free(c->e.reqs);
     free(c->e.block_at);

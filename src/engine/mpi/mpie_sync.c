@@ -2,8 +2,9 @@
  *
  * The steps of a superstep are core.h's timeline; this is how MPI moves the data.
  * The barrier combines the members' traffic bits (eng_barrier). When anybody
- * communicates, every member sends every other one exactly one head message, so
- * nobody has to learn first how many messages are coming:
+ * communicates, every member sends one head message to each member it has
+ * records or get requests for, and learns how many to expect from the barrier
+ * (up to MPIE_HEADS_MAX_P members) or a reduction (beyond):
  *     [records][small hpputs' data][get requests][trailer]
  * The records are the core's out buffer for that destination, sent where they lie.
  * The data of a large put or hpput (travels_apart) travels apart, in its
@@ -129,40 +130,50 @@ static void report_steps(const core_ctx *c, unsigned at)
  * messages stay 4 bytes. */
 enum { DESC_KIND, DESC_ROOT, DESC_SIZE, DESC_REGS, NDESC };
 /* Up to this many members, a communicating superstep's barrier also carries who
- * sends a head to whom: member i's row is bits 8i .. 8i+7 of `heads`, ORed
- * together like the bits, so that the exchange sends heads only where there is
- * something to say and every member knows how many to expect, with no
- * collective of its own (exchange_data). */
-#define MPIE_HEADS_MAX_P 8
+ * sends a head to whom: a matrix of P x P bits (bit q·P + d: member q sends
+ * member d a head), each member setting its row and the rounds ORing them
+ * like the bits, so that the exchange sends heads only where there is
+ * something to say and every member knows how many to expect with no
+ * collective of its own (exchange_data). At 64 members the matrix is 512
+ * bytes a message; beyond, an MPI_Reduce_scatter_block counts the heads. */
+#define MPIE_HEADS_MAX_P 64
 typedef struct barrier_msg {
     unsigned all;
-    uint64_t heads; /* sent (with `all`) only when the superstep communicates */
     long lo[NDESC], hi[NDESC];
-    uint64_t ride; /* bytes of a small collective's blocks after the header */
+    uint64_t ride; /* bytes of a small collective's blocks after the matrix */
 } barrier_msg;
-/* Room for a message: the header and the largest ride (mpie_ride_bytes). */
-#define BARRIER_ROOM (sizeof(barrier_msg) + sizeof(uint64_t) + MPIE_RIDE_MAX)
+/* A message: `all` (the whole header when a collective or a registration was
+ * seen), then the heads matrix when the superstep communicates, then the ride. */
+static size_t header_bytes(unsigned all)
+{
+    return all & (CORE_HAS_COLL | CORE_HAS_REG) ? sizeof(barrier_msg) : sizeof(unsigned);
+}
+
+size_t mpie_heads_words(int P)
+{
+    return P <= MPIE_HEADS_MAX_P ? ((size_t)P * (size_t)P + 63) / 64 : 0;
+}
+
+static size_t heads_bytes(unsigned all, int P)
+{
+    return all & (CORE_HAS_COMM | CORE_HAS_GET) ? mpie_heads_words(P) * sizeof(uint64_t) : 0;
+}
+
+/* Room for a message: the header, the matrix and the largest ride
+ * (mpie_ride_bytes). */
+static size_t barrier_room(int P)
+{
+    return sizeof(barrier_msg) + heads_bytes(CORE_HAS_COMM, P) + sizeof(uint64_t) + MPIE_RIDE_MAX;
+}
 
 /* This member's row of the heads matrix: the members its records or get
  * requests go to (sends_to, once prepare_heads has set it). */
-static uint64_t heads_row(const core_ctx *c)
+static void set_heads_row(core_ctx *c)
 {
-    uint64_t row = 0;
+    size_t row = (size_t)c->pid * (size_t)c->nprocs;
     for (int d = 0; d < c->nprocs; d++)
         if (c->e.sends_to[d])
-            row |= (uint64_t)1 << d;
-    return row << (MPIE_HEADS_MAX_P * c->pid);
-}
-
-/* How many bytes of a barrier message's header say everything its `all`
- * announces (a ride follows a whole header). */
-static int barrier_msg_size(unsigned all, int P)
-{
-    if (all & (CORE_HAS_COLL | CORE_HAS_REG))
-        return (int)sizeof(barrier_msg);
-    if (all & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P)
-        return (int)offsetof(barrier_msg, lo);
-    return (int)sizeof(unsigned);
+            c->e.heads[(row + (size_t)d) / 64] |= (uint64_t)1 << ((row + (size_t)d) % 64);
 }
 
 /* The hash of the registration calls of the superstep (kind and which push,
@@ -184,7 +195,7 @@ static long regops_hash(const core_ctx *c)
 }
 
 static void prepare_heads(core_ctx *c, unsigned parity);
-static void send_heads(core_ctx *c, unsigned parity, int sparse);
+static void send_heads(core_ctx *c, unsigned parity);
 
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
@@ -196,53 +207,60 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     memcpy(mine.lo, desc, sizeof desc);
     memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
-    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && P <= MPIE_HEADS_MAX_P) {
+    size_t nheads = heads_bytes(CORE_HAS_COMM, P);
+    if (nheads)
+        memset(c->e.heads, 0, nheads);
+    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && nheads) {
         /* The heads go to members that expect them whatever the barrier
          * finds, so they leave now and travel while it runs: on a busy or
          * oversubscribed machine that saves the exchange's round after it. */
         prepare_heads(c, c->step & 1);
-        mine.heads = heads_row(c);
-        send_heads(c, c->step & 1, 1);
+        set_heads_row(c);
+        send_heads(c, c->step & 1);
         c->e.heads_sent = 1;
     }
-    /* Three message buffers (this member's, the one in flight, the partner's),
-     * each a header then the ride's payload. */
-    char *room = core_buf_reserve(&c->e.barrier_room, 3 * BARRIER_ROOM);
-    char *pay = room + sizeof(barrier_msg), *out = room + BARRIER_ROOM, *in = out + BARRIER_ROOM;
+    /* Three message buffers (this member's ride, the one in flight, the
+     * partner's). */
+    size_t room = barrier_room(P);
+    char *pay = core_buf_reserve(&c->e.barrier_room, 3 * room), *out = pay + room, *in = out + room;
     if (bits & CORE_HAS_COLL && (mine.ride = mpie_ride_bytes(c)) > 0)
         mpie_ride_fill(c, pay);
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
     for (int k = 1; k < P; k *= 2) {
-        barrier_msg theirs;
+        barrier_msg theirs = {0};
         MPI_Request reqs[2];
-        int size = barrier_msg_size(mine.all, P);
-        memcpy(out, &mine, sizeof mine);
-        if (size == (int)sizeof mine && mine.ride) {
-            memcpy(out + sizeof mine, pay, mine.ride);
-            size += (int)mine.ride;
+        size_t head = header_bytes(mine.all), matrix = heads_bytes(mine.all, P), size = head;
+        memcpy(out, &mine, head);
+        memcpy(out + size, c->e.heads, matrix);
+        size += matrix;
+        if (head == sizeof mine && mine.ride) {
+            memcpy(out + size, pay, mine.ride);
+            size += mine.ride;
         }
-        MPI_Irecv(in, (int)BARRIER_ROOM, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P,
-                  MPIE_TAG_BARRIER, c->group->e.comm, &reqs[0]);
-        MPI_Isend(out, size, MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
+        MPI_Irecv(in, (int)room, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P, MPIE_TAG_BARRIER,
+                  c->group->e.comm, &reqs[0]);
+        MPI_Isend(out, (int)size, MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
                   c->group->e.comm, &reqs[1]);
         mpie_wait(2, reqs, 0);
-        memcpy(&theirs, in, sizeof theirs);
         /* What a shorter message leaves out is what nobody the sender heard of
-         * has: no collective, no registration call, no head to send. */
-        int got = barrier_msg_size(theirs.all, P);
-        if (got < (int)sizeof(barrier_msg)) {
-            memset(theirs.lo, 0, sizeof theirs.lo);
-            memset(theirs.hi, 0, sizeof theirs.hi);
-            theirs.ride = 0;
+         * has: no collective, no registration call (all zero), no head to
+         * send. */
+        memcpy(&theirs.all, in, sizeof theirs.all);
+        const char *at_in = in + header_bytes(theirs.all);
+        if (at_in - in == (ptrdiff_t)sizeof theirs)
+            memcpy(&theirs, in, sizeof theirs);
+        size_t their_matrix = heads_bytes(theirs.all, P);
+        for (size_t w = 0; w < their_matrix / sizeof(uint64_t); w++) {
+            uint64_t row;
+            memcpy(&row, at_in + w * sizeof row, sizeof row);
+            c->e.heads[w] |= row;
         }
-        if (got < (int)offsetof(barrier_msg, lo))
-            theirs.heads = 0;
+        at_in += their_matrix;
         /* Blocks of the same collective (same size) join this member's. */
         if (mine.ride && theirs.ride == mine.ride)
-            mpie_ride_merge(c, pay, in + sizeof theirs);
+            mpie_ride_merge(c, pay, at_in);
         mine.all |= theirs.all;
-        mine.heads |= theirs.heads;
         for (int i = 0; i < NDESC; i++) {
             mine.lo[i] = theirs.lo[i] < mine.lo[i] ? theirs.lo[i] : mine.lo[i];
             mine.hi[i] = theirs.hi[i] > mine.hi[i] ? theirs.hi[i] : mine.hi[i];
@@ -250,7 +268,6 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     }
     core_watch_leave();
     unsigned all = mine.all;
-    c->e.heads = mine.heads;
     c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
     if (mine.ride && c->e.colls_agree)
         mpie_ride_keep(c, pay);
@@ -668,17 +685,14 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 
 /* A member sends a head only to the members it has records or get requests
  * for. Up to MPIE_HEADS_MAX_P members the barrier told everybody who sends to
- * whom, and the heads left before it (eng_barrier); from MPIE_SPARSE_MIN
- * members on, each learns how many heads to expect from one
- * MPI_Reduce_scatter_block of its 0/1 flags: a superstep then costs messages
- * in proportion to its traffic rather than P(P-1), which is what a large
- * cluster (and the simulator's time, issue 11) pays for. In between, every
- * member hears from every other (an empty head is a few bytes), which costs
- * less than the reduction's rounds. A head's tag carries the superstep's
- * parity: one sent before its barrier can meet a destination still taking
- * the heads of the superstep before, never those of the one before that (its
- * sender passed a barrier that the destination entered after those). */
-enum { MPIE_SPARSE_MIN = 16 };
+ * whom, and the heads left before it (eng_barrier); beyond, each learns how
+ * many heads to expect from one MPI_Reduce_scatter_block of its 0/1 flags. A
+ * superstep then costs messages in proportion to its traffic rather than
+ * P(P-1), which is what a large cluster (and the simulator's time, issue 11)
+ * pays for. A head's tag carries the superstep's parity: one sent before its
+ * barrier can meet a destination still taking the heads of the superstep
+ * before, never those of the one before that (its sender passed a barrier that
+ * the destination entered after those). */
 
 /* The first half of the exchange, up to the heads leaving: the records' lengths
  * (before the get requests join them), the receives of the get values, and
@@ -694,35 +708,32 @@ static void prepare_heads(core_ctx *c, unsigned parity)
         c->e.sends_to[d] = d != me && c->out[parity][d].len > 0;
 }
 
-/* Sends the heads: to every other member, or (sparse) to those in sends_to. */
-static void send_heads(core_ctx *c, unsigned parity, int sparse)
+static void send_heads(core_ctx *c, unsigned parity)
 {
     for (int d = 0; d < c->nprocs; d++)
-        if (d != c->pid && (!sparse || c->e.sends_to[d]))
+        if (c->e.sends_to[d])
             send_head(c, d, parity);
 }
 
 static void exchange_data(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
-    int P = c->nprocs, me = c->pid, expect = P - 1;
-    int known = P <= MPIE_HEADS_MAX_P, sparse = known || P >= MPIE_SPARSE_MIN;
+    int P = c->nprocs, me = c->pid, expect = 0;
     core_watch_enter(all & CORE_AT_ANY, p->step);
+    for (int d = 0; d < P; d++)
+        c->e.in[d].len = 0; /* no head from d: nothing to land */
     if (!c->e.heads_sent)
         prepare_heads(c, parity);
-    if (sparse) {
-        for (int d = 0; d < P; d++)
-            c->e.in[d].len = 0; /* no head from d: nothing to land */
-        if (known) {
-            expect = 0;
-            for (int q = 0; q < P; q++)
-                expect += q != me && (c->e.heads >> (MPIE_HEADS_MAX_P * q + me) & 1);
-        } else {
-            MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
+    if (mpie_heads_words(P)) {
+        for (size_t q = 0; q < (size_t)P; q++) {
+            size_t bit = q * (size_t)P + (size_t)me;
+            expect += q != (size_t)me && (c->e.heads[bit / 64] >> (bit % 64) & 1);
         }
+    } else {
+        MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
     }
     if (!c->e.heads_sent)
-        send_heads(c, parity, sparse);
+        send_heads(c, parity);
     c->e.heads_sent = 0;
     for (int k = 0; k < expect; k++) {
         mpie_message msg;
