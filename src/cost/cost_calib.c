@@ -91,8 +91,21 @@ static int walk(sampler *s, const cost_group *g)
                 h = fmax(h, h_of(cost_item_rec(s->t, g, it, j)));
             add(s, "partition", g->nmembers, h, enter, exit, r0->line);
         }
-        if (!cost_is_collective(r0->kind))
+        if (!cost_is_collective(r0->kind)) {
+            /* A plain superstep of one of paper 000's patterns: a sample of
+             * its h-relation function (cost_groups.c, ccm_step). */
+            int plain = strcmp(r0->kind, "normal") == 0 || strcmp(r0->kind, "oblivious") == 0;
+            int pattern = plain ? cost_relation_pattern(s->t, g, it) : -1;
+            char name[COST_CCM_NAME_MAX];
+            if (pattern >= 0) {
+                double h = 0;
+                for (int j = 0; j < g->nmembers; j++)
+                    h = fmax(h, h_of(cost_item_rec(s->t, g, it, j)));
+                add(s, cost_hrel_name((cost_pattern)pattern, name), g->nmembers, h, enter, exit,
+                    r0->line);
+            }
             continue;
+        }
         if (!cost_continues(s->t, g, i)) {
             first_enter = enter;
             first_line = r0->line;

@@ -1,7 +1,9 @@
 /* cost_calib — calibrating the CCM cost functions from traced runs.
  *
  * Contract: cost_ccm_samples lists every collective, partition and rejoin of a
- * trace exactly as the CCM model charges them (cost_groups.h): the kind, the
+ * trace, and every plain superstep whose relation is one of paper 000's
+ * patterns (kind "hrel.PATTERN", cost_relation_pattern), exactly as the CCM
+ * model charges them (cost_groups.h): the kind, the
  * size P of the group it ran on, its h, and the time it took, measured from the
  * last process entering its first sync to the last leaving its last one (for a
  * rejoin: the rejoin supersteps of all parts). So the probe fits T_f on the
@@ -18,7 +20,8 @@
 #include <stddef.h>
 
 typedef struct cost_ccm_sample {
-    char kind[COST_CCM_NAME_MAX]; /* a collective (cost_ccm_name), "partition" or "rejoin" */
+    char kind[COST_CCM_NAME_MAX]; /* a collective (cost_ccm_name), "partition", "rejoin" or
+                                   * a pattern (cost_hrel_name) */
     int P;                        /* processes of the group it ran on */
     double h;                     /* bytes: max over processes of max(bytes in, bytes out) */
     double time;                  /* seconds */

@@ -62,6 +62,79 @@ const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int 
     return f ? f : cost_machine_ccm(m, r->kind, P);
 }
 
+static int member_index(const cost_group *g, int pid)
+{
+    int lo = 0, hi = g->nmembers;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (g->members[mid] < pid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < g->nmembers && g->members[lo] == pid ? lo : -1;
+}
+
+/* cost_relation_pattern with out, zeroed, room for a count per member. */
+static int classify(const cost_trace *t, const cost_group *g, const cost_item *it, int *out)
+{
+    int n = g->nmembers;
+    long edges = 0;
+    for (int j = 0; j < n; j++) {
+        const cost_rec *r = cost_item_rec(t, g, it, j);
+        for (size_t k = 0; k < r->nfrom; k++) {
+            int q = member_index(g, r->from[k]);
+            if (q < 0)
+                return -1; /* traffic leaves the group */
+            out[q]++;
+            edges++;
+        }
+    }
+    if (edges == 0)
+        return -1;
+    /* Count the members by (in-degree, out-degree). */
+    int idle = 0, swap = 0, sender = 0, receiver = 0, root_out = 0, root_in = 0, all = 0;
+    for (int j = 0; j < n; j++) {
+        const cost_rec *r = cost_item_rec(t, g, it, j);
+        long in = (long)r->nfrom, o = out[j];
+        idle += in == 0 && o == 0;
+        if (in == 1 && o == 1) {
+            const cost_rec *p = cost_item_rec(t, g, it, member_index(g, r->from[0]));
+            swap += p->nfrom == 1 && p->from[0] == r->pid;
+        }
+        sender += in == 0 && o == 1;
+        receiver += in == 1 && o == 0;
+        root_out += in == 0 && o == n - 1;
+        root_in += in == n - 1 && o == 0;
+        all += in == n - 1 && o == n - 1;
+    }
+    if (idle <= n % 2 && swap == n - idle)
+        return COST_EXCHANGE;
+    if (idle <= n % 2 && sender + receiver == n - idle)
+        return COST_PINGPONG;
+    if (n >= 3 && root_out == 1 && receiver == n - 1)
+        return COST_ONETOALL;
+    if (n >= 3 && root_in == 1 && sender == n - 1)
+        return COST_ALLTOONE;
+    if (n >= 3 && all == n)
+        return COST_ALLTOALL;
+    return -1;
+}
+
+int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it)
+{
+    int *out = g->nmembers >= 2 ? calloc((size_t)g->nmembers, sizeof *out) : NULL;
+    int pattern = out != NULL ? classify(t, g, it, out) : -1;
+    free(out);
+    return pattern;
+}
+
+const char *cost_hrel_name(cost_pattern p, char *buf)
+{
+    snprintf(buf, COST_CCM_NAME_MAX, "hrel.%s", cost_pattern_name(p));
+    return buf;
+}
+
 int cost_continues(const cost_trace *t, const cost_group *g, size_t i)
 {
     if (i == 0 || i >= g->nitems || g->items[i].cols == NULL || g->items[i - 1].cols == NULL)
@@ -109,11 +182,12 @@ static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_ite
  * the sync. */
 typedef struct stats {
     double start, ready, F, h_bsp, h_ccm;
+    double h_hrel; /* max_i max(in_i, out_i), hpput bytes weighed as in h_bsp */
 } stats;
 
 static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
 {
-    stats s = {0, 0, 0, 0, 0};
+    stats s = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
@@ -121,6 +195,7 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
         s.F = fmax(s.F, cost_faults(r, e->m));
         s.h_bsp = fmax(s.h_bsp, cost_hbytes(r, e->m, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
+        s.h_hrel = fmax(s.h_hrel, cost_hbytes(r, e->m, 0));
     }
     return s;
 }
@@ -154,8 +229,26 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     if (strcmp(r0->kind, "partition") == 0)
         return s->ready +
                cost_ccm_eval(cost_machine_ccm(m, "partition", g->nmembers), g->nmembers, s->h_ccm);
-    if (!cost_is_collective(r0->kind)) /* BSP's g·h + L, kept >= 0 like every T */
+    if (!cost_is_collective(r0->kind)) {
+        /* Paper 001, section 2: every collective communication function f
+         * has its own T_f, and "h_j is the amount of data ... communicated by
+         * processor j under the pattern f"; the cost functions are "linear by
+         * pieces ... where latency and bandwidth are considered depending on
+         * the communication pattern". A superstep of puts is the h-relation
+         * function; the probe fits one T per pattern of paper 000 (a one-way
+         * superstep costs otherwise than a swap of the same h), with h =
+         * max_i max(in_i, out_i) as for every T_f. Other relations take BSP's
+         * g·h + L, kept >= 0 like every T. */
+        int pattern = cost_relation_pattern(e->t, g, it);
+        char name[COST_CCM_NAME_MAX];
+        const cost_ccm_fn *f =
+            pattern < 0
+                ? NULL
+                : cost_machine_ccm(m, cost_hrel_name((cost_pattern)pattern, name), g->nmembers);
+        if (f != NULL)
+            return s->ready + cost_ccm_eval(f, g->nmembers, s->h_hrel);
         return s->ready + fmax(0, m->g * s->h_bsp + m->L);
+    }
     if (!cost_continues(e->t, g, i)) {
         c->start = s->start;
         c->ready = s->ready;

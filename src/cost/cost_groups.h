@@ -8,7 +8,9 @@
  *         traffic (cost_dbsp_label); the parts of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of
  *         them, and the program costs the sum of these.
- *   ccm:  a plain superstep costs W + g·h + L (BSP); a collective (its
+ *   ccm:  a plain superstep whose relation is one of paper 000's patterns
+ *         costs W + T_hrel.PATTERN(P, h) when the machine file has that
+ *         function, else W + g·h + L (BSP); a collective (its
  *         consecutive supersteps with the same kind and op) costs W + T_f(P, h)
  *         once, W the work before it, h = max_i max(in_i, out_i) over its
  *         supersteps; a division costs W + T_partition(P, h) for the superstep
@@ -49,6 +51,18 @@ const char *cost_ccm_name(const cost_rec *r, char *buf);
  * when the machine file has one, else that of its kind (a file probed before
  * the algorithms were calibrated apart), else NULL. */
 const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int P);
+/* Which of paper 000's five patterns the relation of superstep it of group g
+ * is, by who sends to whom (each record's from), whatever the sizes: pairs
+ * that swap (EXCHANGE) or send one way (PINGPONG), one member of an odd group
+ * left out; one member sending to all others (ONETOALL) or receiving from all
+ * (ALLTOONE); every member sending to every other (ALLTOALL). A group of 2 is
+ * EXCHANGE or PINGPONG. -1 for any other relation, for none, and for traffic
+ * with processes outside g. */
+int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it);
+/* "hrel." and the pattern's name: the CCM function of a plain superstep of
+ * that relation (the probe fits it as it fits the collectives). buf: at least
+ * COST_CCM_NAME_MAX bytes. */
+const char *cost_hrel_name(cost_pattern p, char *buf);
 
 /* D-BSP's clusters (paper 002, section 3): the 0-cluster holds all P processes
  * and each i-cluster splits into two (i+1)-clusters, the first with ceil(n/2)

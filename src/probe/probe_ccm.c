@@ -4,6 +4,7 @@
 #include "cost/cost_fit.h"
 #include "cost/cost_groups.h"
 #include "cost/cost_trace.h"
+#include "probe/probe_pattern.h"
 
 #include <polybsp.h>
 
@@ -30,16 +31,34 @@ enum {
     OP_SCATTER,
     OP_ALLTOALL,
     OP_ALLTOALLV,
-    OP_PAR,
+    OP_HREL, /* OP_HREL + pattern: a plain superstep of bsp_puts in that pattern */
+    OP_PAR = OP_HREL + COST_NPATTERNS,
     OP_DIVISION,
     NOPS
 };
 
 enum { KIND_PARTITION = NOPS - 1, KIND_REJOIN = NOPS };
-static const char *const kind_name[PROBE_CCM_NKINDS] = {
-    "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
-    "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
-    "alltoallv", "par",          "partition",      "rejoin"};
+static const char *const kind_name[PROBE_CCM_NKINDS] = {"bcast",
+                                                        "bcast.direct",
+                                                        "bcast.binomial",
+                                                        "bcast.twophase",
+                                                        "bcast.rootp",
+                                                        "reduce",
+                                                        "allreduce",
+                                                        "scan",
+                                                        "gather",
+                                                        "allgather",
+                                                        "scatter",
+                                                        "alltoall",
+                                                        "alltoallv",
+                                                        "hrel.exchange",
+                                                        "hrel.pingpong",
+                                                        "hrel.onetoall",
+                                                        "hrel.alltoone",
+                                                        "hrel.alltoall",
+                                                        "par",
+                                                        "partition",
+                                                        "rejoin"};
 
 size_t probe_ccm_procs(const int *procs, size_t nprocs, int *out, size_t cap)
 {
@@ -77,7 +96,23 @@ static void par_task(int part, void *result, void *arg)
 typedef struct buffers {
     char *src, *dst;
     size_t *counts, *displs; /* alltoallv: P each, the same for sending and receiving */
+    char *land;              /* registered: where the patterns' puts land */
+    probe_msg *msgs;         /* a pattern's messages from this process */
 } buffers;
+
+/* A superstep of pattern pat whose h for CCM, max(bytes in, bytes out) of the
+ * busiest process, is n: probe_messages counts h as in + out, so a swap and
+ * the all-to-all send h/2 each. */
+static void run_pattern(cost_pattern pat, size_t n, const buffers *b)
+{
+    int P = (int)bsp_nprocs(), s = (int)bsp_pid();
+    long h = (long)n * (pat == COST_EXCHANGE || pat == COST_ALLTOALL ? 2 : 1);
+    size_t k = probe_messages(pat, P, s, h, 1, b->msgs);
+    for (size_t i = 0; i < k; i++)
+        bsp_put((bsp_pid_t)b->msgs[i].dest, b->src + b->msgs[i].src_off, b->land,
+                (bsp_size_t)b->msgs[i].dst_off, (bsp_size_t)b->msgs[i].nbytes);
+    bsp_sync();
+}
 
 /* One call of operation op with n bytes per process on the current group. */
 static void run_op(int op, size_t n, const buffers *b)
@@ -106,6 +141,11 @@ static void run_op(int op, size_t n, const buffers *b)
         bsp_alltoallv(b->src, b->counts, b->displs, b->dst, b->counts, b->displs);
         break;
     case OP_PAR: bsp_par(2, NULL, par_task, &n, b->dst, n); break;
+    case OP_HREL + COST_EXCHANGE:
+    case OP_HREL + COST_PINGPONG:
+    case OP_HREL + COST_ONETOALL:
+    case OP_HREL + COST_ALLTOONE:
+    case OP_HREL + COST_ALLTOALL: run_pattern((cost_pattern)(op - OP_HREL), n, b); break;
     default:
         /* OP_DIVISION: data half-way round (to the other part when P is even),
          * then to the next process of the own part. */
@@ -128,15 +168,21 @@ void probe_ccm_body(void *arg)
     size_t ncells = NOPS * c->nsizes, top = (size_t)c->sizes[c->nsizes - 1];
     /* The largest need: par's results (2n), whole doubles, P blocks of at least a byte. */
     size_t bytes = 2 * top + sizeof(double) + (size_t)P;
-    buffers b = {malloc(bytes), malloc(bytes), malloc((size_t)P * sizeof(size_t)),
-                 malloc((size_t)P * sizeof(size_t))};
+    buffers b = {malloc(bytes),
+                 malloc(bytes),
+                 malloc((size_t)P * sizeof(size_t)),
+                 malloc((size_t)P * sizeof(size_t)),
+                 malloc(bytes),
+                 malloc(probe_max_messages(P, 1) * sizeof *b.msgs + 1)};
     size_t *order = malloc(ncells * sizeof *order);
-    if (!b.src || !b.dst || !b.counts || !b.displs || !order)
+    if (!b.src || !b.dst || !b.counts || !b.displs || !b.land || !b.msgs || !order)
         bsp_abort("probe: out of memory for the CCM collectives");
     memset(b.src, 0, bytes);
     memset(b.dst, 0, bytes);
+    memset(b.land, 0, bytes);
     int next = 0, done = 0;
     bsp_push_reg(&next, (bsp_size_t)sizeof next);
+    bsp_push_reg(b.land, (bsp_size_t)bytes);
     bsp_sync();
 
     uint64_t state = c->seed;
@@ -163,7 +209,10 @@ void probe_ccm_body(void *arg)
         reps = next;
     }
     bsp_pop_reg(&next);
+    bsp_pop_reg(b.land);
     bsp_sync();
+    free(b.land);
+    free(b.msgs);
     free(b.src);
     free(b.dst);
     free(b.counts);
@@ -327,7 +376,9 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m)
         for (size_t i = 0; i < c->nsamples; i++)
             r->samples += strcmp(c->samples[i].kind, r->kind) == 0;
         if (!r->fitted) {
-            m->has_ccm = 0;
+            /* A pattern's function is optional: its supersteps then cost
+             * BSP's g·h + L (cost_groups.c). */
+            m->has_ccm &= strncmp(r->kind, "hrel.", 5) == 0;
         } else if (k == KIND_PARTITION) {
             m->partition = r->f;
         } else if (k == KIND_REJOIN) {

@@ -6,7 +6,10 @@
  * <polybsp_coll.h>, bsp_par on 2 parts, and a bare division run at every size
  * n: n bytes per process (bcast, reduce, allreduce and scan on n bytes, rounded
  * up to doubles for the combining ones; gather, allgather, scatter, alltoall and
- * alltoallv on blocks of n/P bytes; par's results of n bytes); the division
+ * alltoallv on blocks of n/P bytes; par's results of n bytes), paper 000's
+ * five patterns as plain supersteps of bsp_puts whose busiest process sends or
+ * receives n bytes (cost_relation_pattern names them "hrel.PATTERN"; at P = 2
+ * a one-to-all is a ping-pong and an all-to-all an exchange); the division
  * sends n bytes to process (s + P/2) mod P (in the other part when P is even),
  * bsp_partition(2, NULL), sends n bytes to the next process of the part,
  * bsp_rejoin. The (operation, size) cells are measured
@@ -16,9 +19,10 @@
  *
  * probe_ccm_fit reduces the samples of each (kind, P, h) to their median time
  * (one interrupted call must not tilt a line) and fits each kind's
- * T(P, h), linear by pieces in h with every coefficient >= 0, with cost_ccm_fit; the ten collective
- * kinds go to m->coll, partition and rejoin (from the bare divisions and bsp_par's) to m->partition
- * and m->rejoin, and m->has_ccm is set when all were fitted.
+ * T(P, h), linear by pieces in h with every coefficient >= 0, with cost_ccm_fit; the collective
+ * kinds and the patterns go to m->coll, partition and rejoin (from the bare divisions and
+ * bsp_par's) to m->partition and m->rejoin, and m->has_ccm is set when all but the patterns
+ * were fitted (a pattern without samples, one-to-all when only P = 2 ran, is left out).
  */
 #ifndef POLYBSP_PROBE_CCM_H
 #define POLYBSP_PROBE_CCM_H
@@ -32,8 +36,9 @@
 #include <stdio.h>
 
 #define PROBE_CCM_MAX_SIZES 8
-/* bcast, its four named algorithms, reduce ... alltoallv, par, partition, rejoin */
-#define PROBE_CCM_NKINDS 16
+/* bcast, its four named algorithms, reduce ... alltoallv, the five patterns
+ * (hrel.exchange ...), par, partition, rejoin */
+#define PROBE_CCM_NKINDS 21
 
 typedef struct probe_ccm_kind {
     const char *kind;

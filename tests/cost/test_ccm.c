@@ -121,6 +121,69 @@ static void model_ccm_by_procs(void)
     cost_trace_free(&t);
 }
 
+/* Paper 001 charges each communication pattern f its own T_f. hrel.jsonl:
+ * four plain supersteps of 4 processes, W 1 ms each, on machine_ccm_hrel.json
+ * (machine_groups.json with hrel.pingpong (2e-6, 0, 3e-9) and hrel.exchange
+ * (1e-6, 0, 1e-9)):
+ *   0: 0 -> 1 and 2 -> 3, 1000 bytes: a ping-pong, h = max_i max(in, out) =
+ *      1000: 0.001 + 2e-6 + 3e-6 = 0.001005;
+ *   1: 0 <-> 1 and 2 <-> 3, 500 bytes each way: an exchange, h = 500:
+ *      0.001 + 1e-6 + 5e-7 = 0.0010015;
+ *   2: 0 -> 1 and 0 -> 2, 300 bytes each: no pattern, BSP: h = 600:
+ *      0.001 + 6e-7 + 1e-5 = 0.0010106;
+ *   3: 0 -> 1, 2, 3, 100 bytes each: a one-to-all, which the file has no
+ *      function for: BSP, h = 300: 0.0010103. Total 0.0040274.
+ * BSP charges 0 and 1 alike (h = 1000 with in + out): 0.001011 each, total
+ * 0.0040429. The samples the probe would fit: the pattern supersteps only,
+ * each from its last t_enter to its last t_exit (1 ms). */
+static void model_ccm_patterns(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("hrel.jsonl", &t);
+    load_machine("machine_ccm_hrel.json", &m);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001005, 0.0010015, 0.0010106, 0.0010103},
+                 0.0040274);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.001011, 0.001011, 0.0010106, 0.0010103},
+                 0.0040429);
+    cost_ccm_sample s[4];
+    CHECK(cost_ccm_samples(&t, s, 4) == 3);
+    static const char *const kinds[] = {"hrel.pingpong", "hrel.exchange", "hrel.onetoall"};
+    static const double h[] = {1000, 500, 300};
+    for (int i = 0; i < 3; i++) {
+        SAME_STR(s[i].kind, kinds[i]);
+        CHECK(s[i].P == 4 && s[i].h == h[i]);
+        NEAR(s[i].time, 0.001);
+    }
+    /* Without the functions (a file probed before them), every plain
+     * superstep is BSP's. */
+    load_machine("machine_groups.json", &m);
+    NEAR(cost_predict(COST_CCM, &t, &m, 0, NULL), 0.0040429);
+    cost_trace_free(&t);
+}
+
+/* The relation, not the sizes, names the pattern. relations3.jsonl (P = 3):
+ * 0 and 1 swap with 2 left out (an exchange); everyone sends to everyone (an
+ * all-to-all); 1 and 2 send to 0 (an all-to-one); 0 and 1 swap while 1 also
+ * sends to 2 (none). relations2.jsonl (P = 2): 0 sends to 1 (a ping-pong),
+ * then they swap (an exchange). */
+static void relation_patterns(void)
+{
+    cost_trace t;
+    cost_ccm_sample s[4];
+    load_trace("relations3.jsonl", &t);
+    CHECK(cost_ccm_samples(&t, s, 4) == 3);
+    SAME_STR(s[0].kind, "hrel.exchange");
+    SAME_STR(s[1].kind, "hrel.alltoall");
+    SAME_STR(s[2].kind, "hrel.alltoone");
+    cost_trace_free(&t);
+    load_trace("relations2.jsonl", &t);
+    CHECK(cost_ccm_samples(&t, s, 4) == 2);
+    SAME_STR(s[0].kind, "hrel.pingpong");
+    SAME_STR(s[1].kind, "hrel.exchange");
+    cost_trace_free(&t);
+}
+
 /* nested.jsonl: 2 processes, every superstep W 1 ms, no communication. Both
  * partition (level 0); pid 0's part "0" partitions again into the single part
  * "0/0" (level 2), which rejoins, then "0" rejoins; pid 1's part "1" only
@@ -441,6 +504,8 @@ static const struct test_case cases[] = {
     {"model_ccm_bcast", model_ccm_bcast},
     {"model_ccm_bcast_alg", model_ccm_bcast_alg},
     {"model_ccm_by_procs", model_ccm_by_procs},
+    {"model_ccm_patterns", model_ccm_patterns},
+    {"relation_patterns", relation_patterns},
     {"model_ccm_nested", model_ccm_nested},
     {"model_ccm_aborted_division", model_ccm_aborted_division},
     {"model_ccm_started_inside", model_ccm_started_inside},

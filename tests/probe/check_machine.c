@@ -95,10 +95,19 @@ static void check_ccm(const cost_machine *m)
     static const char *const kinds[] = {
         "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
         "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
-        "alltoallv", "par"};
+        "alltoallv", "par",          "hrel.exchange",  "hrel.pingpong"};
+    /* The other patterns need three processes: at P = 2 a one-to-all is a
+     * ping-pong, an all-to-all an exchange. */
+    static const char *const wide[] = {"hrel.onetoall", "hrel.alltoone", "hrel.alltoall"};
+    enum { NKINDS = sizeof kinds / sizeof kinds[0], NWIDE = sizeof wide / sizeof wide[0] };
+    int any_wide = 0;
+    for (size_t k = 0; k < m->nccm_procs; k++)
+        any_wide |= m->ccm_procs[k].procs >= 3;
     CHECK(m->has_ccm);
-    CHECK(m->ncoll == sizeof kinds / sizeof kinds[0]);
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+    CHECK(m->ncoll == NKINDS + (any_wide ? NWIDE : 0));
+    for (size_t i = 0; i < NWIDE; i++)
+        CHECK((cost_machine_collective(m, wide[i]) != NULL) == any_wide);
+    for (size_t i = 0; i < NKINDS; i++) {
         const cost_ccm_fn *f = cost_machine_collective(m, kinds[i]);
         CHECK(f != NULL);
         if (f != NULL)
@@ -120,7 +129,7 @@ static void check_ccm(const cost_machine *m)
         const cost_ccm_procs *p = &m->ccm_procs[k];
         CHECK(k == 0 || p->procs > p[-1].procs);
         CHECK(p->oversubscribed == (p->procs > m->cores));
-        CHECK(p->ncoll == sizeof kinds / sizeof kinds[0] + 2);
+        CHECK(p->ncoll == NKINDS + (p->procs >= 3 ? NWIDE : 0) + 2);
         for (size_t i = 0; i < p->ncoll; i++) {
             check_fn(&p->coll[i].f);
             CHECK(p->coll[i].f.b == 0);

@@ -111,11 +111,22 @@ static void levels(void)
 
 static void ccm(void)
 {
-    static const char *const kinds[] = {
+    /* The collectives, the patterns' functions (cost_hrel_name), then par,
+     * partition and rejoin: the order of probe_ccm's kinds. */
+    static const char *const named[] = {
         "bcast",     "bcast.direct", "bcast.binomial", "bcast.twophase", "bcast.rootp", "reduce",
         "allreduce", "scan",         "gather",         "allgather",      "scatter",     "alltoall",
         "alltoallv", "par",          "partition",      "rejoin"};
-    enum { NK = sizeof kinds / sizeof kinds[0], REPS = 3 };
+    enum { NCOLL = 13, NK = sizeof named / sizeof named[0] + COST_NPATTERNS, REPS = 3 };
+    char kinds[NK][COST_CCM_NAME_MAX];
+    for (int k = 0; k < NK; k++) {
+        if (k < NCOLL)
+            snprintf(kinds[k], sizeof kinds[k], "%s", named[k]);
+        else if (k < NCOLL + COST_NPATTERNS)
+            cost_hrel_name((cost_pattern)(k - NCOLL), kinds[k]);
+        else
+            snprintf(kinds[k], sizeof kinds[k], "%s", named[k - COST_NPATTERNS]);
+    }
     const int procs[] = {2, 4, 8};
     const double hs[] = {0, 8, 4096, 1048576};
     static probe_ccm c;
@@ -132,7 +143,7 @@ static void ccm(void)
             for (int j = 0; j < 4; j++)
                 for (int r = 0; r < REPS; r++) {
                     cost_ccm_sample *x = &c.samples[c.nsamples++];
-                    snprintf(x->kind, sizeof x->kind, "%s", kinds[k]);
+                    memcpy(x->kind, kinds[k], sizeof x->kind);
                     x->P = procs[p];
                     x->h = hs[j];
                     double a = 1e-6 * (k + 1), b = 2e-7 * k, cc = 1e-10 * (k % 3);
@@ -175,6 +186,20 @@ static void ccm(void)
             CHECK_NEAR(f->c, 1e-10 * (k % 3));
         }
     }
+    /* A pattern without samples (the all-to-all when only P = 2 ran) is left
+     * out and CCM stands; a collective without samples switches CCM off. */
+    for (size_t i = 0; i < c.nsamples; i++)
+        if (strcmp(c.samples[i].kind, "hrel.alltoall") == 0)
+            snprintf(c.samples[i].kind, sizeof c.samples[i].kind, "%s", "unrun");
+    probe_ccm_fit(&c, &m);
+    CHECK(m.has_ccm && m.ncoll == NK - 3);
+    CHECK(cost_machine_collective(&m, "hrel.alltoall") == NULL);
+    CHECK(cost_machine_collective(&m, "hrel.alltoone") != NULL);
+    for (size_t i = 0; i < c.nsamples; i++)
+        if (strcmp(c.samples[i].kind, "scan") == 0)
+            snprintf(c.samples[i].kind, sizeof c.samples[i].kind, "%s", "unrun");
+    probe_ccm_fit(&c, &m);
+    CHECK(!m.has_ccm);
     probe_ccm_free(&c);
 }
 

@@ -482,6 +482,14 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                     m->ccm_procs[k].oversubscribed ? " (oversubscribed)" : "");
         if (m->nccm_procs > 0)
             fprintf(out, " the fit of that P alone (ccm.by_procs)\n");
+        int patterns = 0;
+        for (size_t i = 0; i < m->ncoll; i++)
+            patterns |= strncmp(m->coll[i].name, "hrel.", 5) == 0;
+        fprintf(out, patterns
+                         ? "            a plain superstep in one of paper 000's patterns costs "
+                           "its hrel function, any other BSP's g*h + L\n"
+                         : "            plain supersteps cost BSP's g*h + L (no hrel.* "
+                           "functions in the machine file: probe again to fit the patterns)\n");
         const cost_rec *r = unmatched_alg(t, m);
         char name[COST_CCM_NAME_MAX];
         if (r)
