@@ -26,7 +26,8 @@ const char cmd_predict_help[] =
     "usage: polybsp predict --machine FILE [--model MODEL]... [--per-step]\n"
     "                       [--format table|csv|json|html] [-o FILE]\n"
     "                       [--work measured|whole|ops] [--dbsp-label traffic|group]\n"
-    "                       [--faults kind|fresh|after-read|none] TRACE\n"
+    "                       [--faults kind|fresh|after-read|none]\n"
+    "                       [--ccm-plain bsp|patterns] TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -47,6 +48,7 @@ const char cmd_predict_help[] =
     "                     ccm      Collective Computing Model: W + T_f(P,h) per\n"
     "                              collective, T_partition + slowest part + T_rejoin\n"
     "                              per partition, BSP for plain supersteps\n"
+    "                              (see --ccm-plain)\n"
     "                     all      every model (the default; repeat --model to choose\n"
     "                              several); D-BSP and CCM say n/a when the machine\n"
     "                              file lacks their parameters\n"
@@ -73,6 +75,10 @@ const char cmd_predict_help[] =
     "                     a write to a page only read before; fresh or after-read\n"
     "                     charge every fault at that one cost; none only reports\n"
     "                     them\n"
+    "  --ccm-plain PLAIN  how CCM charges a superstep that is no collective: bsp,\n"
+    "                     BSP's g*h + L (the default); patterns, paper 001's way,\n"
+    "                     the probe's own function of the pattern (of paper 000's\n"
+    "                     five) its relation is, BSP's for any other relation\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -126,6 +132,7 @@ static const char *const model_choices[] = {"bsp", "bspstar", "ebsp", "dbsp", "c
 static const char *const format_names[] = {"table", "csv", "json", "html"};
 static const char *const work_names[] = {"measured", "whole", "ops"};
 static const char *const label_names[] = {"traffic", "group"};
+static const char *const plain_names[] = {"bsp", "patterns"};
 
 /* The options of predict, then report's own: the first NCOMMON are both's. */
 enum {
@@ -136,18 +143,20 @@ enum {
     OPT_WORK,
     OPT_FAULTS,
     OPT_DBSP_LABEL,
+    OPT_CCM_PLAIN,
     NCOMMON,
     OPT_FORMAT = NCOMMON, /* predict */
     OPT_PORTABILITY = NCOMMON,
     OPT_PROBE /* report */
 };
 static const tool_opt predict_opts[] = {
-    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},    {"--model", true},
-    {"--work", true},      {"--faults", true},    {"--dbsp-label", true}, {"--format", true}};
+    {"-o|--output", true},  {"--per-step", false}, {"--machine", true},
+    {"--model", true},      {"--work", true},      {"--faults", true},
+    {"--dbsp-label", true}, {"--ccm-plain", true}, {"--format", true}};
 static const tool_opt report_opts[] = {
-    {"-o|--output", true},  {"--per-step", false},   {"--machine", true},
-    {"--model", true},      {"--work", true},        {"--faults", true},
-    {"--dbsp-label", true}, {"--portability", true}, {"--probe", true}};
+    {"-o|--output", true},   {"--per-step", false}, {"--machine", true},    {"--model", true},
+    {"--work", true},        {"--faults", true},    {"--dbsp-label", true}, {"--ccm-plain", true},
+    {"--portability", true}, {"--probe", true}};
 
 typedef struct parsing {
     options *o;
@@ -203,6 +212,11 @@ static int on_option(void *ctx, int opt, const char *v)
             return TOOL_EXIT_USAGE;
         if (k == 1)
             o->flags |= COST_DBSP_GROUP;
+        return 0;
+    case OPT_CCM_PLAIN:
+        if ((k = tool_choice(command, "CCM plain superstep", v, plain_names, 2)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->flags = k == 1 ? o->flags | COST_CCM_PATTERNS : o->flags & ~COST_CCM_PATTERNS;
         return 0;
     default: /* OPT_FORMAT */
         if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
@@ -485,11 +499,14 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         int patterns = 0;
         for (size_t i = 0; i < m->ncoll; i++)
             patterns |= strncmp(m->coll[i].name, "hrel.", 5) == 0;
-        fprintf(out, patterns
-                         ? "            a plain superstep in one of paper 000's patterns costs "
-                           "its hrel function, any other BSP's g*h + L\n"
-                         : "            plain supersteps cost BSP's g*h + L (no hrel.* "
-                           "functions in the machine file: probe again to fit the patterns)\n");
+        if (!(o->flags & COST_CCM_PATTERNS))
+            fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
+        else if (patterns)
+            fprintf(out, "            a plain superstep in one of paper 000's patterns costs its "
+                         "hrel function, any other BSP's g*h + L (--ccm-plain patterns)\n");
+        else
+            fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
+                         "the machine file (probe again for --ccm-plain patterns)\n");
         const cost_rec *r = unmatched_alg(t, m);
         char name[COST_CCM_NAME_MAX];
         if (r)

@@ -7,7 +7,7 @@
 const char cmd_report_help[] =
     "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
     "                      [--probe FILE] [--portability FILE] [--work measured|whole|ops]\n"
-    "                      [--dbsp-label traffic|group]\n"
+    "                      [--dbsp-label traffic|group] [--ccm-plain bsp|patterns]\n"
     "                      [--faults kind|fresh|after-read|none] TRACE\n"
     "\n"
     "Writes one self-contained HTML page (no network needed to open it) about a\n"
@@ -28,6 +28,7 @@ const char cmd_report_help[] =
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default), whole or ops, as for `polybsp predict`\n"
     "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
+    "  --ccm-plain PLAIN  bsp (default) or patterns, as for `polybsp predict`\n"
     "  --faults CHARGE    kind (default), fresh, after-read or none, as for `polybsp\n"
     "                     predict`\n"
     "  -h, --help         show this help\n"
