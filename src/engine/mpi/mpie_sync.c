@@ -232,7 +232,8 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         MPI_Request reqs[2];
         size_t head = header_bytes(mine.all), matrix = heads_bytes(mine.all, P), size = head;
         memcpy(out, &mine, head);
-        memcpy(out + size, c->e.heads, matrix);
+        if (matrix) /* beyond MPIE_HEADS_MAX_P there is no matrix (heads NULL) */
+            memcpy(out + size, c->e.heads, matrix);
         size += matrix;
         if (head == sizeof mine && mine.ride) {
             memcpy(out + size, pay, mine.ride);
