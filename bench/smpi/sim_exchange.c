@@ -32,6 +32,21 @@
 
 enum { ROUNDS = 200 };
 
+/* Simulated µs per round of the MPI anchor: copy the source, swap it with the
+ * partner by MPI_Sendrecv (into dst), and with fenced an MPI_Barrier after. */
+static double anchor_us(const char *src, char *copy, char *dst, long m, int partner, int fenced)
+{
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < ROUNDS; i++) {
+        memcpy(copy, src, (size_t)m);
+        MPI_Sendrecv(copy, (int)m, MPI_BYTE, partner, 0, dst, (int)m, MPI_BYTE, partner, 0,
+                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (fenced)
+            MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return (MPI_Wtime() - t0) / ROUNDS * 1e6;
+}
+
 int main(int argc, char **argv)
 {
     bsp_begin(bsp_nprocs());
@@ -56,29 +71,15 @@ int main(int argc, char **argv)
     /* The engine talks on communicators split off MPI_COMM_WORLD, so these
      * messages cannot meet its own. */
     MPI_Barrier(MPI_COMM_WORLD);
-    double t3 = MPI_Wtime();
-    for (int i = 0; i < ROUNDS; i++) {
-        memcpy(copy, src, (size_t)m);
-        MPI_Sendrecv(copy, (int)m, MPI_BYTE, s ^ 1, 0, dst, (int)m, MPI_BYTE, s ^ 1, 0,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    double t4 = MPI_Wtime();
-    for (int i = 0; i < ROUNDS; i++) {
-        memcpy(copy, src, (size_t)m);
-        MPI_Sendrecv(copy, (int)m, MPI_BYTE, s ^ 1, 0, dst, (int)m, MPI_BYTE, s ^ 1, 0,
-                     MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Barrier(MPI_COMM_WORLD);
-    }
-    double t5 = MPI_Wtime();
+    double anchor = anchor_us(src, copy, dst, m, s ^ 1, 0);
+    double fenced = anchor_us(src, copy, dst, m, s ^ 1, 1);
     if (s == 0) {
         double exch = (t1 - t0) / ROUNDS * 1e6, empty = (t2 - t1) / ROUNDS * 1e6;
-        double anchor = (t4 - t3) / ROUNDS * 1e6;
         printf("result sim_exchange_p%d_%ld_us %.4g us\n", P, m, exch);
         printf("result sim_empty_p%d_us %.4g us\n", P, empty);
         printf("result sim_exchange_p%d_%ld_ratio %.4g x\n", P, m, exch / empty);
         printf("result sim_sendrecv_p%d_%ld_us %.4g us\n", P, m, anchor);
         printf("result sim_put_vs_sendrecv_p%d_%ld %.4g x\n", P, m, anchor / exch);
-        double fenced = (t5 - t4) / ROUNDS * 1e6;
         printf("result sim_sendrecv_barrier_p%d_%ld_us %.4g us\n", P, m, fenced);
         printf("result sim_put_vs_sendrecv_barrier_p%d_%ld %.4g x\n", P, m, fenced / exch);
     }

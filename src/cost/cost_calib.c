@@ -22,6 +22,15 @@ typedef struct sampler {
 /* max(bytes in, bytes out) of one record: the CCM h of one process. */
 static double h_of(const cost_rec *r) { return cost_combine(r->bytes_in, r->bytes_out, 0); }
 
+/* The CCM h of one superstep of g: the largest of its members'. */
+static double step_h(const cost_trace *t, const cost_group *g, const cost_item *it)
+{
+    double h = 0;
+    for (int j = 0; j < g->nmembers; j++)
+        h = fmax(h, h_of(cost_item_rec(t, g, it, j)));
+    return h;
+}
+
 static void add(sampler *s, const char *kind, int P, double h, double enter, double exit,
                 size_t line)
 {
@@ -85,25 +94,17 @@ static int walk(sampler *s, const cost_group *g)
         }
         const cost_rec *r0 = cost_item_rec(s->t, g, it, 0);
         span(s->t, g, it, &enter, &exit);
-        if (strcmp(r0->kind, "partition") == 0) {
-            double h = 0;
-            for (int j = 0; j < g->nmembers; j++)
-                h = fmax(h, h_of(cost_item_rec(s->t, g, it, j)));
-            add(s, "partition", g->nmembers, h, enter, exit, r0->line);
-        }
+        if (strcmp(r0->kind, "partition") == 0)
+            add(s, "partition", g->nmembers, step_h(s->t, g, it), enter, exit, r0->line);
         if (!cost_is_collective(r0->kind)) {
             /* A plain superstep of one of paper 000's patterns: a sample of
              * its h-relation function (cost_groups.c, ccm_step). */
             int plain = strcmp(r0->kind, "normal") == 0 || strcmp(r0->kind, "oblivious") == 0;
             int pattern = plain ? cost_relation_pattern(s->t, g, it) : -1;
             char name[COST_CCM_NAME_MAX];
-            if (pattern >= 0) {
-                double h = 0;
-                for (int j = 0; j < g->nmembers; j++)
-                    h = fmax(h, h_of(cost_item_rec(s->t, g, it, j)));
-                add(s, cost_hrel_name((cost_pattern)pattern, name), g->nmembers, h, enter, exit,
-                    r0->line);
-            }
+            if (pattern >= 0)
+                add(s, cost_hrel_name((cost_pattern)pattern, name), g->nmembers,
+                    step_h(s->t, g, it), enter, exit, r0->line);
             continue;
         }
         if (!cost_continues(s->t, g, i)) {

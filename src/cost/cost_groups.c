@@ -129,10 +129,17 @@ int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_i
     return pattern;
 }
 
+#define HREL_PREFIX "hrel."
+
 const char *cost_hrel_name(cost_pattern p, char *buf)
 {
-    snprintf(buf, COST_CCM_NAME_MAX, "hrel.%s", cost_pattern_name(p));
+    snprintf(buf, COST_CCM_NAME_MAX, HREL_PREFIX "%s", cost_pattern_name(p));
     return buf;
+}
+
+int cost_is_hrel(const char *name)
+{
+    return strncmp(name, HREL_PREFIX, sizeof HREL_PREFIX - 1) == 0;
 }
 
 int cost_continues(const cost_trace *t, const cost_group *g, size_t i)
@@ -182,12 +189,11 @@ static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_ite
  * the sync. */
 typedef struct stats {
     double start, ready, F, h_bsp, h_ccm;
-    double h_hrel; /* max_i max(in_i, out_i), hpput bytes weighed as in h_bsp */
 } stats;
 
 static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
 {
-    stats s = {0, 0, 0, 0, 0, 0};
+    stats s = {0, 0, 0, 0, 0};
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         s.start = fmax(s.start, e->clock[g->members[j]]);
@@ -195,7 +201,6 @@ static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
         s.F = fmax(s.F, cost_faults(r, e->m));
         s.h_bsp = fmax(s.h_bsp, cost_hbytes(r, e->m, e->m->h_sum));
         s.h_ccm = fmax(s.h_ccm, cost_combine(r->bytes_in, r->bytes_out, 0));
-        s.h_hrel = fmax(s.h_hrel, cost_hbytes(r, e->m, 0));
     }
     return s;
 }
@@ -246,8 +251,11 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
             pattern < 0
                 ? NULL
                 : cost_machine_ccm(m, cost_hrel_name((cost_pattern)pattern, name), g->nmembers);
+        double h = 0; /* max_i max(in_i, out_i), hpput bytes weighed as for BSP */
+        for (int j = 0; f != NULL && j < g->nmembers; j++)
+            h = fmax(h, cost_hbytes(cost_item_rec(e->t, g, it, j), m, 0));
         if (f != NULL)
-            return s->ready + cost_ccm_eval(f, g->nmembers, s->h_hrel);
+            return s->ready + cost_ccm_eval(f, g->nmembers, h);
         return s->ready + fmax(0, m->g * s->h_bsp + m->L);
     }
     if (!cost_continues(e->t, g, i)) {

@@ -64,6 +64,8 @@ int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_i
  * that relation (the probe fits it as it fits the collectives). buf: at least
  * COST_CCM_NAME_MAX bytes. */
 const char *cost_hrel_name(cost_pattern p, char *buf);
+/* Whether a CCM function's name is a pattern's (cost_hrel_name). */
+int cost_is_hrel(const char *name);
 
 /* D-BSP's clusters (paper 002, section 3): the 0-cluster holds all P processes
  * and each i-cluster splits into two (i+1)-clusters, the first with ceil(n/2)

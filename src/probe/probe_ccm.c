@@ -378,7 +378,7 @@ void probe_ccm_fit(probe_ccm *c, cost_machine *m)
         if (!r->fitted) {
             /* A pattern's function is optional: its supersteps then cost
              * BSP's g·h + L (cost_groups.c). */
-            m->has_ccm &= strncmp(r->kind, "hrel.", 5) == 0;
+            m->has_ccm &= cost_is_hrel(r->kind);
         } else if (k == KIND_PARTITION) {
             m->partition = r->f;
         } else if (k == KIND_REJOIN) {

@@ -498,7 +498,7 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
             fprintf(out, " the fit of that P alone (ccm.by_procs)\n");
         int patterns = 0;
         for (size_t i = 0; i < m->ncoll; i++)
-            patterns |= strncmp(m->coll[i].name, "hrel.", 5) == 0;
+            patterns |= cost_is_hrel(m->coll[i].name);
         if (!(o->flags & COST_CCM_PATTERNS))
             fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
         else if (patterns)

@@ -166,14 +166,21 @@ static size_t barrier_room(int P)
     return sizeof(barrier_msg) + heads_bytes(CORE_HAS_COMM, P) + sizeof(uint64_t) + MPIE_RIDE_MAX;
 }
 
+/* Bit q·P + d of the heads matrix: member q sends member d a head. */
+static size_t heads_bit(const core_ctx *c, int q, int d)
+{
+    return (size_t)q * (size_t)c->nprocs + (size_t)d;
+}
+
 /* This member's row of the heads matrix: the members its records or get
  * requests go to (sends_to, once prepare_heads has set it). */
 static void set_heads_row(core_ctx *c)
 {
-    size_t row = (size_t)c->pid * (size_t)c->nprocs;
-    for (int d = 0; d < c->nprocs; d++)
+    for (int d = 0; d < c->nprocs; d++) {
+        size_t bit = heads_bit(c, c->pid, d);
         if (c->e.sends_to[d])
-            c->e.heads[(row + (size_t)d) / 64] |= (uint64_t)1 << ((row + (size_t)d) % 64);
+            c->e.heads[bit / 64] |= (uint64_t)1 << (bit % 64);
+    }
 }
 
 /* The hash of the registration calls of the superstep (kind and which push,
@@ -726,9 +733,9 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     if (!c->e.heads_sent)
         prepare_heads(c, parity);
     if (mpie_heads_words(P)) {
-        for (size_t q = 0; q < (size_t)P; q++) {
-            size_t bit = q * (size_t)P + (size_t)me;
-            expect += q != (size_t)me && (c->e.heads[bit / 64] >> (bit % 64) & 1);
+        for (int q = 0; q < P; q++) {
+            size_t bit = heads_bit(c, q, me);
+            expect += q != me && (c->e.heads[bit / 64] >> (bit % 64) & 1);
         }
     } else {
         MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
