@@ -279,7 +279,8 @@ void core_coll_put(core_proc *p, const char *call, int pid, const void *src, siz
  * src_pid (in the whole run) is named when a put does not fit. */
 void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len);
 /* Counts a record that landed, from another process (other) or from this one:
- * its bytes and one message in, and, for an hpput's from another, hp_bytes_in
+ * its bytes and one message in, and, from another, an hpput's bytes in
+ * hp_bytes_in and a message's (tag included) in send_bytes_in
  * (core_apply_records and the engines' own landing code alike). */
 static inline void core_trace_landed(core_proc *p, const core_rec *r, int other)
 {
@@ -288,6 +289,8 @@ static inline void core_trace_landed(core_proc *p, const core_rec *r, int other)
     p->tr.msgs_in++;
     if ((kind == CORE_REC_HPPUT || kind == CORE_REC_HPPUT_DATA) && other)
         p->tr.hp_bytes_in += r->size;
+    else if (kind == CORE_REC_SEND && other)
+        p->tr.send_bytes_in += r->size + CORE_REC_SLOT(r);
 }
 /* Stops the run when a get reads beyond what its owner registered. */
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);

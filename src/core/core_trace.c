@@ -101,6 +101,15 @@ static int64_t thread_faults(void)
 #endif
 }
 
+/* The fresh pages counted for the next sync, and the destinations looked at
+ * for it: from the end of one sync (or the start of tracing) to the end of the
+ * next, since a get's destination is looked at when the get is made. */
+static void forget_dests(core_tracer *t)
+{
+    t->fresh = 0;
+    memset(t->looked, 0, CORE_TRACE_LOOKED * sizeof *t->looked);
+}
+
 void core_trace_start(core_proc *p)
 {
     core_tracer *t = &p->tr;
@@ -129,19 +138,19 @@ void core_trace_start(core_proc *p)
         t->looked = malloc((CORE_TRACE_LOOKED + CORE_TRACE_KNOWN) * sizeof *t->looked);
         if (!t->seen || !t->from || !t->looked)
             core_fatal_oom("trace");
-        memset(t->looked, 0, CORE_TRACE_LOOKED * sizeof *t->looked);
         core_trace_forget_areas(t);
         /* A shift, not a division, on every destination a traced sync writes. */
         for (long page = sysconf(_SC_PAGESIZE); page > 1; page >>= 1)
             t->page_shift++;
     }
+    forget_dests(t);
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
     t->faults_exit = thread_faults();
     t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
         t->ops[k] = -1;
-    t->bytes_out = t->msgs_out = t->hp_bytes_out = 0;
+    t->bytes_out = t->msgs_out = t->hp_bytes_out = t->send_bytes_out = 0;
 }
 
 void core_trace_thread_begins(core_proc *p)
@@ -253,13 +262,11 @@ void core_trace_enter(core_proc *p)
     /* Counted outside [t_enter, t_exit], so the two calls (0.2 µs each here)
      * fall into the measured work, not into the sync the models predict. */
     p->tr.faults_enter = thread_faults();
-    p->tr.fresh = 0;
-    memset(p->tr.looked, 0, CORE_TRACE_LOOKED * sizeof *p->tr.looked);
     p->tr.t_enter = core_now() - p->run->t0;
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
     p->tr.self_bytes = p->tr.self_msgs = 0;
-    p->tr.hp_bytes_in = 0;
+    p->tr.hp_bytes_in = p->tr.send_bytes_in = 0;
 }
 
 static int cmp_int32(const void *a, const void *b)
@@ -323,6 +330,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->self_msgs = t->self_msgs;
     r->hp_bytes_out = t->hp_bytes_out;
     r->hp_bytes_in = t->hp_bytes_in;
+    r->send_bytes_out = t->send_bytes_out;
+    r->send_bytes_in = t->send_bytes_in;
     r->nfrom = t->nfrom;
     r->from = NULL;
     if (t->nfrom) {
@@ -337,7 +346,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     t->nfrom = 0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
         t->ops[k] = -1;
-    t->bytes_out = t->msgs_out = t->hp_bytes_out = 0;
+    t->bytes_out = t->msgs_out = t->hp_bytes_out = t->send_bytes_out = 0;
+    forget_dests(t);
     t->last_exit = now;
     t->faults_exit = faults_after;
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
@@ -370,6 +380,9 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     if (r->hp_bytes_out || r->hp_bytes_in)
         fprintf(f, "\"hp_bytes_out\":%llu,\"hp_bytes_in\":%llu,",
                 (unsigned long long)r->hp_bytes_out, (unsigned long long)r->hp_bytes_in);
+    if (r->send_bytes_out || r->send_bytes_in)
+        fprintf(f, "\"send_bytes_out\":%llu,\"send_bytes_in\":%llu,",
+                (unsigned long long)r->send_bytes_out, (unsigned long long)r->send_bytes_in);
     if (r->faults >= 0)
         fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
     if (r->w_faults >= 0)

@@ -30,9 +30,10 @@ typedef struct core_trace_rec {
     double copy;  /* of w, seconds spent copying payloads into out buffers; -1: not timed */
     double setup; /* of w, seconds bsp_trace_begin spent making the trace file */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
-    uint64_t self_bytes, self_msgs;     /* of the above, what it moved to itself (in and out) */
-    uint64_t hp_bytes_out, hp_bytes_in; /* of bytes_out and bytes_in, by bsp_hpput to others */
-    int64_t faults;                     /* page faults taken inside the sync; -1 where not known */
+    uint64_t self_bytes, self_msgs;         /* of the above, what it moved to itself (in and out) */
+    uint64_t hp_bytes_out, hp_bytes_in;     /* of bytes_out and bytes_in, by bsp_hpput to others */
+    uint64_t send_bytes_out, send_bytes_in; /* ... by bsp_send to others, tags included */
+    int64_t faults;   /* page faults taken inside the sync; -1 where not known */
     int64_t w_faults; /* page faults taken during w (before the sync); -1 where not known */
     int64_t fresh;    /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
@@ -80,8 +81,8 @@ typedef struct core_tracer {
     double last_exit, t_enter;
     int64_t faults_enter; /* the thread's page faults when the sync began */
     int64_t faults_exit;  /* ... when the last sync ended, or tracing began */
-    /* Pages of this sync's destinations that were never touched (each costs a
-     * fresh-page fault), and the pages already looked at, by page number. */
+    /* Pages of the next sync's destinations that were never touched (each costs
+     * a fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;
     /* [CORE_TRACE_LOOKED], then [CORE_TRACE_KNOWN] pages of registered areas seen
      * mapped (apart from core_proc, which stays small); NULL before tracing. */
@@ -98,6 +99,7 @@ typedef struct core_tracer {
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     uint64_t hp_bytes_out, hp_bytes_in;      /* hpputs to and from other processes */
+    uint64_t send_bytes_out, send_bytes_in;  /* messages to and from others, tags included */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
     int32_t *from;                           /* sources this superstep */
     uint32_t nfrom;
@@ -122,8 +124,9 @@ void core_trace_add_source(struct core_proc *p, int src);
  * the models leave them out of h, since no pattern calibrates them. */
 void core_trace_add_self(struct core_proc *p, uint64_t n);
 void core_trace_enter(struct core_proc *p);
-/* Counts the pages of a destination [to, to + n) that the sync is about to write
- * and that were never touched, before the write: the trace's "fresh". A fault
+/* Counts the pages of a destination [to, to + n) that the next sync writes and
+ * that were never touched, before the write (a get's when the get is made):
+ * the trace's "fresh". A fault
  * on such a page costs the kernel's zeroing; a fault on a page that was read
  * first (it maps the kernel's zero page) costs much more on threads, so the
  * cost models charge the two kinds apart (docs/models.md, "Page faults in the

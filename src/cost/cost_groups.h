@@ -104,18 +104,20 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
  *    touch of memory the work made: no operation count holds them) at the
  *    cost predict charges a fault on a fresh page (m->fault[0], 0 with
  *    --faults none).
+ * In every case a process's first record adds how much later than the
+ * earliest process's its clock started (late): REAL counts from the earliest.
  * Page faults inside the sync are not work: see cost_faults. */
 static inline double cost_work(const cost_rec *r, const cost_machine *m, int flags)
 {
     if ((flags & COST_USE_OPS) && cost_rec_declares(r)) {
-        double w =
-            r->setup + (r->w_faults > 0 && m->fault[0] > 0 ? (double)r->w_faults * m->fault[0] : 0);
+        double w = r->late + r->setup +
+                   (r->w_faults > 0 && m->fault[0] > 0 ? (double)r->w_faults * m->fault[0] : 0);
         for (int k = 0; k < CORE_OPS_KINDS; k++)
             if (r->ops[k] > 0 && m->rate[k] > 0)
                 w += r->ops[k] / m->rate[k];
         return w;
     }
-    return flags & COST_WORK_WHOLE ? r->w : r->w - r->copy;
+    return r->late + (flags & COST_WORK_WHOLE ? r->w : r->w - r->copy);
 }
 
 /* The seconds of the page faults one record took inside its sync, when predict
@@ -146,20 +148,23 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
     return sum ? (double)in + (double)out : (double)(in > out ? in : out);
 }
 
-/* A record's h for g·h (in @ out, sum or max): each byte that bsp_hpput moved
- * counts hp_ratio bytes. Paper 000 fits g apart for bsp_put and bsp_hpput
- * (tables Π.1 and Π.2); the models charge every byte at bsp_put's g, which
- * holds two copies (into the out buffer, out of it) where an hpput makes one,
- * so an hpput byte is g_hpput / g of a put byte (the probe's two overall
- * fits). A departure from the papers, which have one g per model: without
- * it a program of hpputs was charged twice its copying (docs/models.md, "The
- * quantities"). A collective's own T_f (CCM) takes the bytes as they are,
- * as the probe's samples do. */
+/* A record's h for g·h (in @ out, sum or max): each byte that bsp_hpput or
+ * bsp_send moved counts hp_ratio bytes. Paper 000 fits g apart for bsp_put
+ * and bsp_hpput (tables Π.1 and Π.2); the models charge every byte at
+ * bsp_put's g, which holds two copies (into the out buffer, out of it) where
+ * an hpput makes one, so an hpput byte is g_hpput / g of a put byte (the
+ * probe's two overall fits). A message is copied once too: into the out
+ * buffer by bsp_send; the sync hands it over in place, and bsp_move's copy
+ * or the reads after bsp_hpmove are the receiver's work, in W. A departure
+ * from the papers, which have one g per model: without it a program of
+ * hpputs or messages was charged twice its copying (docs/models.md, "The
+ * quantities"). A collective's own T_f (CCM) takes the bytes as they are, as
+ * the probe's samples do. */
 static inline double cost_hbytes(const cost_rec *r, const cost_machine *m, int sum)
 {
     double k = m->hp_ratio > 0 ? m->hp_ratio : 1;
-    double in = (double)(r->bytes_in - r->hp_in) + k * (double)r->hp_in;
-    double out = (double)(r->bytes_out - r->hp_out) + k * (double)r->hp_out;
+    double in = (double)(r->bytes_in - r->once_in) + k * (double)r->once_in;
+    double out = (double)(r->bytes_out - r->once_out) + k * (double)r->once_out;
     return sum ? in + out : (in > out ? in : out);
 }
 

@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,26 +195,38 @@ static int read_self(reader *rd, cost_jctx *c, const json_t *obj, cost_rec *r)
     return 0;
 }
 
-/* hp_bytes_out and hp_bytes_in, optional (0 when absent): the part of the
- * traffic with other processes that bsp_hpput moved, which the flat models
- * charge at hpput's g (cost_groups.h, cost_hbytes). After read_self. */
-static int read_hp(cost_jctx *c, const json_t *obj, cost_rec *r)
+/* One optional pair of counts, both or neither (0 when absent), of the
+ * traffic with other processes that was copied once, added to r->once_out
+ * and r->once_in; what the pair adds must fit in the record's traffic less
+ * what earlier pairs said (`earlier`, for the message). */
+static int read_once_pair(cost_jctx *c, const json_t *obj, const char *out_key, const char *in_key,
+                          const char *earlier, cost_rec *r)
 {
-    r->hp_out = r->hp_in = 0;
-    if (json_object_get(obj, "hp_bytes_out") == NULL && json_object_get(obj, "hp_bytes_in") == NULL)
+    uint64_t out = 0, in = 0;
+    if (json_object_get(obj, out_key) == NULL && json_object_get(obj, in_key) == NULL)
         return 0;
-    if (read_count(c, obj, "hp_bytes_out", &r->hp_out) < 0 ||
-        read_count(c, obj, "hp_bytes_in", &r->hp_in) < 0)
+    if (read_count(c, obj, out_key, &out) < 0 || read_count(c, obj, in_key, &in) < 0)
         return -1;
-    if (r->hp_out > r->bytes_out)
-        return cost_jfail(c, "hp_bytes_out",
-                          "expected an integer <= %llu (bytes_out less self_bytes)",
-                          (unsigned long long)r->bytes_out);
-    if (r->hp_in > r->bytes_in)
-        return cost_jfail(c, "hp_bytes_in",
-                          "expected an integer <= %llu (bytes_in less self_bytes)",
-                          (unsigned long long)r->bytes_in);
+    if (out > r->bytes_out - r->once_out)
+        return cost_jfail(c, out_key, "expected an integer <= %llu (bytes_out less self_bytes%s)",
+                          (unsigned long long)(r->bytes_out - r->once_out), earlier);
+    if (in > r->bytes_in - r->once_in)
+        return cost_jfail(c, in_key, "expected an integer <= %llu (bytes_in less self_bytes%s)",
+                          (unsigned long long)(r->bytes_in - r->once_in), earlier);
+    r->once_out += out;
+    r->once_in += in;
     return 0;
+}
+
+/* hp_bytes_* and send_bytes_*, optional: the part of the traffic with other
+ * processes that bsp_hpput and bsp_send moved with one copy, which the flat
+ * models charge at hpput's g (cost_groups.h, cost_hbytes). After read_self. */
+static int read_once(cost_jctx *c, const json_t *obj, cost_rec *r)
+{
+    r->once_out = r->once_in = 0;
+    if (read_once_pair(c, obj, "hp_bytes_out", "hp_bytes_in", "", r) < 0)
+        return -1;
+    return read_once_pair(c, obj, "send_bytes_out", "send_bytes_in", " and hp_bytes", r);
 }
 
 /* A group path: 1 to COST_MAX_DEPTH part indices in [0, INT_MAX], decimal
@@ -333,7 +346,7 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
         read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
         read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||
         read_count(&c, obj, "msgs_in", &r->msgs_in) < 0 || read_self(rd, &c, obj, r) < 0 ||
-        read_hp(&c, obj, r) < 0)
+        read_once(&c, obj, r) < 0)
         return -1;
     if (read_from(&c, obj, r, rd->t->nprocs) < 0)
         return -1;
@@ -436,6 +449,25 @@ static int by_ulong(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* REAL starts at the earliest t_enter - w of the first column (cost_model.c);
+ * a process whose clock started after that one's (the threads engine makes
+ * the threads of processes 1 ... P-1 after process 0 runs; 75 us here) could
+ * not work before, so its first superstep carries the difference (late). */
+static void note_late_starts(cost_trace *t)
+{
+    double base = INFINITY;
+    for (int i = 0; i < t->nprocs; i++) {
+        const cost_rec *r = cost_trace_rec(t, 0, i);
+        if (r != NULL)
+            base = fmin(base, r->t_enter - r->w);
+    }
+    for (int i = 0; i < t->nprocs; i++) {
+        cost_rec *r = cost_trace_rec(t, 0, i);
+        if (r != NULL)
+            r->late = r->t_enter - r->w - base;
+    }
+}
+
 /* Moves the kept records (a prefix of each process's sequence) into t and
  * counts the distinct steps of the others. */
 static int keep(reader *rd, const size_t *begin, const size_t *kept)
@@ -462,7 +494,8 @@ static int keep(reader *rd, const size_t *begin, const size_t *kept)
         t->start[i] = at;
         for (size_t k = 0; k < kept[i]; k++) {
             cost_rec *r = &rd->recs[begin[i] + k];
-            t->recs[at++] = *r;
+            t->recs[at] = *r;
+            t->recs[at++].late = 0;
             r->from = NULL; /* now owned by t */
             r->group = NULL;
         }
@@ -472,6 +505,7 @@ static int keep(reader *rd, const size_t *begin, const size_t *kept)
             t->same_start = 0;
     }
     t->start[np] = at;
+    note_late_starts(t);
     for (size_t i = 0; i < rd->n; i++) {
         int pid = rd->recs[i].pid;
         if (i < begin[pid] || i >= begin[pid] + kept[pid])

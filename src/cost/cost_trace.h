@@ -42,6 +42,10 @@ typedef struct cost_rec {
     double w;      /* seconds of local time before the sync */
     double copy;   /* of w, seconds copying payloads for others (0: not timed) */
     double setup;  /* of w, seconds bsp_trace_begin spent making the trace file */
+    /* Before w, in a process's first record only: how much later than the
+     * earliest process's its clock started (its thread was made later), time
+     * that REAL holds and every model's W charges (cost_work). Set when read. */
+    double late;
     double ops[CORE_OPS_KINDS]; /* declared operations per kind (core_ops.h); -1: not declared */
     long long faults;           /* page faults taken inside the sync, or -1 when not counted */
     long long fresh;            /* pages written inside the sync that nothing had touched, or -1 */
@@ -49,8 +53,10 @@ typedef struct cost_rec {
     /* Traffic with the other processes: a process's puts, sends and gets to
      * itself (the file's self_bytes, self_msgs) are taken out of both sides. */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
-    uint64_t hp_out,
-        hp_in; /* of bytes_out and bytes_in, what bsp_hpput moved (0: none or not said) */
+    /* Of bytes_out and bytes_in, what was copied once rather than twice: by
+     * bsp_hpput (the file's hp_bytes_*) and by bsp_send (send_bytes_*); 0 when
+     * none or not said (cost_groups.h, cost_hbytes). */
+    uint64_t once_out, once_in;
     int *from; /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */

@@ -83,10 +83,12 @@ static void model_pipeline(void)
 
 /* Traced from step 5, aborted in step 7 (only process 0 recorded it): steps 5
  * and 6 are kept. REAL starts at min(0.011 - 0.001, 0.0112 - 0.0008) = 0.01:
- * 0.0113 - 0.01 = 0.0013, then 0.0121 - 0.0113 = 0.0008. No communication, so
- * BSP = W + L: measured 0.001 + 1e-5, 0.0005 + 1e-5; with ops at 1e9 per second
- * step 5 is max(2e6, 1e6)/1e9 = 0.002 and step 6 max(5e5/1e9, w = 0.0004 of the
- * record without ops) = 0.0005. */
+ * 0.0113 - 0.01 = 0.0013, then 0.0121 - 0.0113 = 0.0008. Process 1 began
+ * tracing 0.0004 after process 0 (late), time of that superstep it spent
+ * before: its first W is 0.0004 + w. No communication, so BSP = W + L:
+ * measured max(0.001, 0.0004 + 0.0008) + 1e-5 = 0.00121, then 0.0005 + 1e-5;
+ * with ops at 1e9 per second step 5 is max(2e6/1e9, 0.0004 + 1e6/1e9) = 0.002
+ * and step 6 max(5e5/1e9, w = 0.0004 of the record without ops) = 0.0005. */
 static void model_midrun_ops(void)
 {
     cost_trace t;
@@ -98,7 +100,7 @@ static void model_midrun_ops(void)
     SAME_STR(cost_trace_rec(&t, 1, 0)->kind, "bcast");
     CHECK(cost_trace_rec(&t, 0, 1)->ops[0] == 1e6 && !cost_rec_declares(cost_trace_rec(&t, 1, 1)));
     expect_model(COST_REAL, &t, &m, 0, (double[]){0.0013, 0.0008}, 0.0021);
-    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00101, 0.00051}, 0.00152);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00121, 0.00051}, 0.00172);
     expect_model(COST_BSP, &t, &m, 1, (double[]){0.00201, 0.00051}, 0.00252);
     expect_model(COST_EBSP, &t, &m, 1, (double[]){0.00201, 0.00051}, 0.00252);
     cost_trace_free(&t);
@@ -154,7 +156,7 @@ static void hpput_bytes_charged(void)
     cost_trace t;
     cost_machine m;
     CHECK(read_text(text, &t) == 0);
-    CHECK(cost_trace_rec(&t, 0, 0)->hp_out == 600 && cost_trace_rec(&t, 0, 1)->hp_in == 600);
+    CHECK(cost_trace_rec(&t, 0, 0)->once_out == 600 && cost_trace_rec(&t, 0, 1)->once_in == 600);
     load_machine("machine_hpput.json", &m);
     NEAR(m.hp_ratio, 0.5);
     expect_model(COST_BSP, &t, &m, 0, (double[]){1.07e-5}, 1.07e-5);
@@ -164,6 +166,42 @@ static void hpput_bytes_charged(void)
     CHECK(m.hp_ratio == 1);
     expect_model(COST_BSP, &t, &m, 0, (double[]){1.1e-5}, 1.1e-5);
     cost_trace_free(&t);
+}
+
+/* Bytes of messages (send_bytes_out, send_bytes_in: bsp_send copies once,
+ * the sync hands the message over in place) count like hpput bytes, and the
+ * two add up. Process 0 sends 1000 bytes to 1: 300 by bsp_send, 200 by
+ * bsp_hpput, 500 by bsp_put; on machine_hpput.json (g 1e-9, L 1e-5, ratio
+ * 0.5) h = 500 + 0.5 · (300 + 200) = 750 on both sides: BSP 1e-9 · 750 +
+ * 1e-5 = 1.075e-5, EBSP the same. Sends alone (1000 of them) give h = 500:
+ * 1.05e-5. */
+static void send_bytes_charged(void)
+{
+#define SEND_REC(hp_out, hp_in, send_out, send_in)                                                 \
+    "{\"step\":0,\"pid\":0,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":1000,"            \
+    "\"msgs_out\":3,\"bytes_in\":0,\"msgs_in\":0," hp_out send_out                                 \
+    "\"from\":[],\"t_enter\":0,\"t_exit\":0}\n"                                                    \
+    "{\"step\":0,\"pid\":1,\"kind\":\"normal\",\"level\":0,\"w\":0,\"bytes_out\":0,"               \
+    "\"msgs_out\":0,\"bytes_in\":1000,\"msgs_in\":3," hp_in send_in                                \
+    "\"from\":[0],\"t_enter\":0,\"t_exit\":0}\n"
+    cost_trace t;
+    cost_machine m;
+    load_machine("machine_hpput.json", &m);
+    CHECK(read_text(HEADER SEND_REC("\"hp_bytes_out\":200,\"hp_bytes_in\":0,",
+                                    "\"hp_bytes_out\":0,\"hp_bytes_in\":200,",
+                                    "\"send_bytes_out\":300,\"send_bytes_in\":0,",
+                                    "\"send_bytes_out\":0,\"send_bytes_in\":300,"),
+                    &t) == 0);
+    CHECK(cost_trace_rec(&t, 0, 0)->once_out == 500 && cost_trace_rec(&t, 0, 1)->once_in == 500);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){1.075e-5}, 1.075e-5);
+    expect_model(COST_EBSP, &t, &m, 0, (double[]){1.075e-5}, 1.075e-5);
+    cost_trace_free(&t);
+    CHECK(read_text(HEADER SEND_REC("", "", "\"send_bytes_out\":1000,\"send_bytes_in\":0,",
+                                    "\"send_bytes_out\":0,\"send_bytes_in\":1000,"),
+                    &t) == 0);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){1.05e-5}, 1.05e-5);
+    cost_trace_free(&t);
+#undef SEND_REC
 }
 
 /* Page faults inside the sync (the trace's "faults") are no model's term:
@@ -335,6 +373,14 @@ static void real_starts_with_tracing(void)
                     &t) == 0);
 #undef TREC
     expect_model(COST_REAL, &t, &m, 0, (double[]){0.0011, 0.0006}, 0.0017);
+    /* Process 1's clock started 0.0002 after process 0's (0.0004 against
+     * 0.0002), so its first W is 0.0002 + 0.0009 = 0.0011 (late): BSP (g 1e-9,
+     * L 1e-5, no bytes) 0.0011 + 1e-5, then 0.0006 + 1e-5, 0.00172 in all;
+     * EBSP (no partners) ends with process 1, the same. */
+    NEAR(cost_trace_rec(&t, 0, 1)->late, 0.0002);
+    CHECK(cost_trace_rec(&t, 0, 0)->late == 0 && cost_trace_rec(&t, 1, 1)->late == 0);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.00111, 0.00061}, 0.00172);
+    expect_model(COST_EBSP, &t, &m, COST_USE_OPS, (double[]){0.00111, 0.00061}, 0.00172);
     cost_trace_free(&t);
 }
 
@@ -420,6 +466,7 @@ static void ops_of_kinds(void)
 
 static const struct test_case cases[] = {
     {"hpput_bytes_charged", hpput_bytes_charged},
+    {"send_bytes_charged", send_bytes_charged},
     {"model_two_pairs", model_two_pairs},
     {"model_two_pairs_max", model_two_pairs_max},
     {"model_all_to_all", model_all_to_all},

@@ -468,14 +468,16 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                 f->oversubscribed ? ", oversubscribed" : "");
     else
         fprintf(out, " (the line over all P calibrated)\n");
-    uint64_t hp = 0;
+    uint64_t once = 0;
     for (size_t i = 0; i < t->start[t->nprocs]; i++)
-        hp += t->recs[i].hp_out;
-    if (hp > 0)
-        fprintf(out, "            %llu bytes moved by bsp_hpput count %.3g bytes each (%s)\n",
-                (unsigned long long)hp, m->hp_ratio,
-                m->g_hpput > 0 ? "bsp_hpput's g over bsp_put's, bsp_hpput in the machine file"
-                               : "no bsp_hpput g in the machine file: probe again");
+        once += t->recs[i].once_out;
+    if (once > 0)
+        fprintf(
+            out,
+            "            %llu bytes moved by bsp_hpput or bsp_send count %.3g bytes each (%s)\n",
+            (unsigned long long)once, m->hp_ratio,
+            m->g_hpput > 0 ? "bsp_hpput's g over bsp_put's, bsp_hpput in the machine file"
+                           : "no bsp_hpput g in the machine file: probe again");
     if (m->gstar > 0)
         fprintf(out, "BSP*        g* = %.4g s/byte, B = %.4g bytes\n", m->gstar, m->B);
     for (size_t i = 0; i < m->nlevels; i++)

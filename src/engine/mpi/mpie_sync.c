@@ -587,10 +587,8 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
     for (size_t i = 0; i < c->ngets; i++) {
         const core_getreq *g = &c->gets[i];
         const char *from = g->pid == (uint32_t)c->pid ? c->e.reply[g->pid].data : c->e.values.data;
-        if (g->size) {
-            core_trace_dest(&p->tr, g->dst, g->size);
+        if (g->size)
             core_copy(g->dst, from + c->e.value_at[g->pid], g->size);
-        }
         c->e.value_at[g->pid] += g->size;
         p->tr.bytes_in += g->size;
         p->tr.msgs_in++;

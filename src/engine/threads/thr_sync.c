@@ -206,7 +206,6 @@ static void run_gets(core_proc *p, int hold)
                 core_copy(core_buf_reserve(held, g->size), from, g->size);
                 core_buf_commit(held, g->size);
             } else {
-                core_trace_dest(&p->tr, g->dst, g->size);
                 core_copy(g->dst, from, g->size);
             }
         }
@@ -231,10 +230,8 @@ static void land_held_gets(core_ctx *c)
     const char *v = c->e.get_values.data;
     for (size_t i = 0; i < c->ngets; i++) {
         const core_getreq *g = &c->gets[i];
-        if (g->size) {
-            core_trace_dest(&c->proc->tr, g->dst, g->size);
+        if (g->size)
             core_copy(g->dst, v, g->size);
-        }
         v += g->size;
     }
 }
