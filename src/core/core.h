@@ -124,14 +124,19 @@ typedef struct core_ctx {
     struct core_ctx *parent; /* context in the enclosing group, or NULL */
     int pid;
     int nprocs;
-    int part;           /* index of this part in the parent's partition */
-    int nparts;         /* that partition: part k is the parent's pids */
-    int *part_first;    /* [first[k], first[k+1]) */
-    unsigned long step; /* syncs completed in this group: the buffer parity */
-    unsigned flags;     /* CORE_HAS_* for this superstep */
-    int last_oblivious; /* the last superstep ended with bsp_oblsync */
-
+    int part;         /* index of this part in the parent's partition */
+    int nparts;       /* that partition: part k is the parent's pids */
+    int *part_first;  /* [first[k], first[k+1]) */
     core_buf *out[2]; /* out[parity][dest] */
+
+    /* From here on, what this process writes in every superstep: on other
+     * cache lines than the fields above, which every member reads at every
+     * sync (a shared line cost each reader a miss a superstep, a fifth of a
+     * superstep that moves a few bytes between two threads). */
+    _Alignas(64) unsigned long step; /* syncs completed in this group: the buffer parity */
+    unsigned flags;                  /* CORE_HAS_* for this superstep */
+    int last_oblivious;              /* the last superstep ended with bsp_oblsync */
+
     core_reg reg;
 
     core_getreq *gets;
@@ -161,11 +166,11 @@ struct core_group {
 
 struct core_proc {
     core_run *run;
-    int pid;            /* in the whole run */
+    int pid;       /* in the whole run; read by the other members at every sync */
+    core_ctx *ctx; /* the current group's context */
+    core_ctx root;
     unsigned long step; /* supersteps completed, in any group */
     unsigned ended_how; /* 0, or CORE_END_* once the process left the section */
-    core_ctx *ctx;      /* the current group's context */
-    core_ctx root;
     core_tracer tr;
     core_copy_pick copy_pick; /* core_run.stream_out == CORE_STREAM_MEASURED */
 };
