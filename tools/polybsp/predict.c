@@ -544,6 +544,17 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
                     "tracer      %.3g s of process %d's w in superstep %lu made the trace file "
                     "(bsp_trace_begin): REAL and every model's W hold it\n",
                     t->recs[i].setup, t->recs[i].pid, t->recs[i].step);
+    const cost_rec *latest = NULL;
+    for (int i = 0; i < t->nprocs; i++) {
+        const cost_rec *r = cost_trace_rec(t, 0, i);
+        if (r != NULL && r->late > 0 && (latest == NULL || r->late > latest->late))
+            latest = r;
+    }
+    if (latest != NULL)
+        fprintf(out,
+                "start       process %d began its first superstep %.3g s after the earliest "
+                "(late): REAL and every model's first W hold it\n",
+                latest->pid, latest->late);
     long long fresh, faults = sync_faults(t, &fresh);
     if (faults > 0 && m->fault[0] > 0 && m->fault[1] != m->fault[0])
         fprintf(out,
