@@ -128,6 +128,7 @@ typedef struct core_ctx {
     int nparts;       /* that partition: part k is the parent's pids */
     int *part_first;  /* [first[k], first[k+1]) */
     core_buf *out[2]; /* out[parity][dest] */
+    core_reg reg;     /* the members' gets read its slots; written by registrations */
 
     /* From here on, what this process writes in every superstep: on other
      * cache lines than the fields above, which every member reads at every
@@ -136,8 +137,6 @@ typedef struct core_ctx {
     _Alignas(64) unsigned long step; /* syncs completed in this group: the buffer parity */
     unsigned flags;                  /* CORE_HAS_* for this superstep */
     int last_oblivious;              /* the last superstep ended with bsp_oblsync */
-
-    core_reg reg;
 
     core_getreq *gets;
     size_t ngets, capgets;
