@@ -82,14 +82,27 @@ void core_proc_free(core_proc *p)
     core_trace_free(p);
 }
 
-/* Zeroed memory on cache lines of its own: processes write their state
- * constantly, and a neighbour's writes must not evict it. */
+/* Processes and group contexts come from core_zalloc_lines. */
+_Static_assert(_Alignof(core_proc) <= 64 && _Alignof(core_ctx) <= 64,
+               "core_zalloc_lines aligns to 64 bytes");
+
+void *core_zalloc_lines(size_t n)
+{
+    size_t bytes = (n + 63) & ~(size_t)63;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes))
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+/* Processes write their state constantly, and a neighbour's writes must not
+ * evict it. */
 static void *zalloc_aligned(size_t n)
 {
-    void *p = NULL;
-    if (posix_memalign(&p, 64, n))
+    void *p = core_zalloc_lines(n);
+    if (!p)
         core_fatal_oom("process state");
-    memset(p, 0, n);
     return p;
 }
 

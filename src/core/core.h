@@ -197,6 +197,11 @@ struct core_run {
     int place_payloads;
 };
 
+/* n zeroed bytes on whole 64-byte cache lines of their own (free with free),
+ * or NULL when memory runs out: for what other threads read at every sync,
+ * which must not share a line with what some thread writes all the time. */
+void *core_zalloc_lines(size_t n);
+
 /* The process the calling thread runs, or NULL outside the SPMD section. */
 extern _Thread_local core_proc *core_self CORE_TLS_FAST;
 

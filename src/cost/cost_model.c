@@ -21,19 +21,12 @@ const char *cost_model_name(cost_model_kind k)
     return "unknown";
 }
 
-/* REAL starts when tracing did: the earliest t_enter - w of the first column.
- * From bsp_begin that is after the trace file was made (which takes longer than
- * a whole small superstep), and no model charges the tracer's own start. */
+/* REAL starts when tracing did (t->began: the earliest t_enter - w of the
+ * first column). From bsp_begin that is after the trace file was made (which
+ * takes longer than a whole small superstep), and no model charges the
+ * tracer's own start. */
 static double real_time(const cost_trace *t, double *per_step)
 {
-    double base = INFINITY;
-    for (int i = 0; i < t->nprocs; i++) {
-        const cost_rec *r = cost_trace_rec(t, 0, i);
-        if (r != NULL)
-            base = fmin(base, r->t_enter - r->w);
-    }
-    if (!isfinite(base))
-        base = 0;
     size_t n = t->start[t->nprocs];
     double *exit = malloc((n + 1) * sizeof *exit);
     if (exit == NULL) {
@@ -43,7 +36,7 @@ static double real_time(const cost_trace *t, double *per_step)
     }
     for (size_t k = 0; k < n; k++)
         exit[k] = t->recs[k].t_exit;
-    double total = cost_columns(t, exit, base, per_step);
+    double total = cost_columns(t, exit, t->began, per_step);
     free(exit);
     return total;
 }

@@ -449,22 +449,23 @@ static int by_ulong(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* REAL starts at the earliest t_enter - w of the first column (cost_model.c);
+/* Tracing began at the earliest t_enter - w of the first column (t->began);
  * a process whose clock started after that one's (the threads engine makes
  * the threads of processes 1 ... P-1 after process 0 runs; 75 us here) could
  * not work before, so its first superstep carries the difference (late). */
 static void note_late_starts(cost_trace *t)
 {
-    double base = INFINITY;
+    double began = INFINITY;
     for (int i = 0; i < t->nprocs; i++) {
         const cost_rec *r = cost_trace_rec(t, 0, i);
         if (r != NULL)
-            base = fmin(base, r->t_enter - r->w);
+            began = fmin(began, r->t_enter - r->w);
     }
+    t->began = isfinite(began) ? began : 0;
     for (int i = 0; i < t->nprocs; i++) {
         cost_rec *r = cost_trace_rec(t, 0, i);
         if (r != NULL)
-            r->late = r->t_enter - r->w - base;
+            r->late = r->t_enter - r->w - t->began;
     }
 }
 
@@ -494,8 +495,7 @@ static int keep(reader *rd, const size_t *begin, const size_t *kept)
         t->start[i] = at;
         for (size_t k = 0; k < kept[i]; k++) {
             cost_rec *r = &rd->recs[begin[i] + k];
-            t->recs[at] = *r;
-            t->recs[at++].late = 0;
+            t->recs[at++] = *r;
             r->from = NULL; /* now owned by t */
             r->group = NULL;
         }

@@ -75,9 +75,13 @@ typedef struct cost_trace {
     int complete;             /* 1: the file ends with {"end":"complete"} */
     int self_unknown;         /* 1: some record lacks self_bytes (an older writer) */
     char reason[256];         /* the "reason" of {"end":"aborted"}, else empty */
-    cost_rec *recs;           /* by pid, then step */
-    size_t *start;            /* nprocs + 1: process i's records are recs[start[i] .. start[i+1]) */
-    cost_group *root;         /* the group structure (cost_tree.h) */
+    /* Seconds since bsp_begin when tracing started: the earliest t_enter - w of
+     * the first column, where REAL starts (cost_model.c) and from which each
+     * process's first record counts its late start. */
+    double began;
+    cost_rec *recs;   /* by pid, then step */
+    size_t *start;    /* nprocs + 1: process i's records are recs[start[i] .. start[i+1]) */
+    cost_group *root; /* the group structure (cost_tree.h) */
 } cost_trace;
 
 static inline unsigned long cost_trace_len(const cost_trace *t, int pid)

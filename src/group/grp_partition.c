@@ -79,8 +79,8 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     while (c->pid >= first[part + 1])
         part++;
     core_group *g = eng_partition(c, nparts, first, part);
-    core_ctx *sub = NULL;
-    if (posix_memalign((void **)&sub, _Alignof(core_ctx), sizeof *sub))
+    core_ctx *sub = core_zalloc_lines(sizeof *sub);
+    if (!sub)
         core_fatal_oom("partition");
     core_ctx_init(sub, p, g, c->pid - first[part]);
     sub->parent = c;

@@ -34,13 +34,8 @@ _Static_assert(CORE_AT_ODD < 1u << THR_BARRIER_BITS, "the barrier carries too fe
 int eng_group_init(core_group *g)
 {
     eng_group *e = &g->e;
-    /* Every member reads the table at every sync: on lines of its own, not
-     * beside some small allocation that a process writes all the time. */
-    size_t bytes = ((size_t)g->nprocs * sizeof *e->members + 63) & ~(size_t)63;
-    if (posix_memalign((void **)&e->members, 64, bytes))
-        e->members = NULL;
-    else
-        memset(e->members, 0, bytes);
+    /* Every member reads the table at every sync. */
+    e->members = core_zalloc_lines((size_t)g->nprocs * sizeof *e->members);
     if (posix_memalign((void **)&e->barrier, 64, sizeof(thr_barrier)))
         e->barrier = NULL;
     if (!e->members || !e->barrier || thr_barrier_init(e->barrier, (unsigned)g->nprocs))
