@@ -37,10 +37,14 @@ typedef struct eng_ctx {
     atomic_uint arrive_at;
     atomic_ulong arrive_step;
     struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
-    atomic_ulong done_step;      /* supersteps finished: buffers of older ones are free */
+    /* Supersteps finished: buffers of older ones are free. Every get reads its
+     * owner's, so it has a line of its own, written once a superstep: on the
+     * line of the spans below, which the owner writes at each of its own gets,
+     * an 8-byte get between two threads cost 140 ns instead of 40. */
+    _Alignas(64) atomic_ulong done_step;
     /* What this superstep's gets read (on their owners) and write: set as gets are
      * issued, read by every member after the first barrier of the sync. */
-    thr_span get_reads, get_writes;
+    _Alignas(64) thr_span get_reads, get_writes;
     core_buf get_values; /* values held back until every member's gets have read */
 } eng_ctx;
 
