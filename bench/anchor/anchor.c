@@ -13,6 +13,8 @@
  *   - anchor_put8_ns: one 8-byte bsp_put in a superstep of PUTS_H such puts per
  *     process, spread over the other processes as bench_puts.c does; the whole
  *     superstep (issue + sync) divided by PUTS_H;
+ *   - anchor_get8_ns: the same with bsp_get: each process gets back, one 8-byte
+ *     bsp_get each, the PUTS_H values it put, into a local array;
  *   - anchor_exch_{put,hpput}_<m>_gbs: the Exchange pattern, process s sends m
  *     bytes to s^1 with one bsp_put (bsp_hpput) per superstep; m / superstep time;
  *   - anchor_reg_ns: a registration superstep (bsp_push_reg of one area, then
@@ -48,6 +50,7 @@ struct relation {
     int *dest_pid;
     long *dest_offset;
     double *src, *dst;
+    double *back; /* where the gets land */
 };
 
 static void put8_superstep(void *p)
@@ -55,6 +58,14 @@ static void put8_superstep(void *p)
     const struct relation *r = p;
     for (long i = 0; i < PUTS_H; i++)
         bsp_put(r->dest_pid[i], &r->src[i], r->dst, r->dest_offset[i], sizeof(double));
+    bsp_sync();
+}
+
+static void get8_superstep(void *p)
+{
+    const struct relation *r = p;
+    for (long i = 0; i < PUTS_H; i++)
+        bsp_get(r->dest_pid[i], r->dst, r->dest_offset[i], &r->back[i], sizeof(double));
     bsp_sync();
 }
 
@@ -107,8 +118,9 @@ static void bench_put8(double *t, int reps)
     int P = (int)bsp_nprocs(), s = (int)bsp_pid();
     long len = (PUTS_H / (P - 1) + 1) * P; /* dst's length: see the indices below */
     struct relation r = {malloc(PUTS_H * sizeof(int)), malloc(PUTS_H * sizeof(long)),
-                         malloc(PUTS_H * sizeof(double)), calloc((size_t)len, sizeof(double))};
-    if (!r.dest_pid || !r.dest_offset || !r.src || !r.dst)
+                         malloc(PUTS_H * sizeof(double)), calloc((size_t)len, sizeof(double)),
+                         calloc(PUTS_H, sizeof(double))};
+    if (!r.dest_pid || !r.dest_offset || !r.src || !r.dst || !r.back)
         bsp_abort("anchor: out of memory");
     /* Process s's i-th value lands at index s + (i / (P-1)) * P of its
      * destination: every index of dst is written by exactly one process. */
@@ -127,12 +139,19 @@ static void bench_put8(double *t, int reps)
             bsp_abort("anchor: 8-byte bsp_put delivered a wrong value at %ld", j);
     }
     report("anchor_put8_ns", 1e9 * measure(put8_superstep, &r, t, reps) / PUTS_H, "ns");
+    /* The puts above left every value in place: each get fetches its own back. */
+    get8_superstep(&r);
+    for (long i = 0; i < PUTS_H; i++)
+        if (r.back[i] != r.src[i])
+            bsp_abort("anchor: 8-byte bsp_get fetched a wrong value at %ld", i);
+    report("anchor_get8_ns", 1e9 * measure(get8_superstep, &r, t, reps) / PUTS_H, "ns");
     bsp_pop_reg(r.dst);
     bsp_sync();
     free(r.dest_pid);
     free(r.dest_offset);
     free(r.src);
     free(r.dst);
+    free(r.back);
 }
 
 /* What arrived must be the partner's pattern; then clear it for the next check. */

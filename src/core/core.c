@@ -217,21 +217,28 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
     core_ctx *c = p->ctx;
     do {
         size_t chunk = n < UINT32_MAX ? n : (size_t)1 << 31;
-        core_rec *r;
         if (high_performance) {
-            r = append_record(c, dest, CORE_REC_HPPUT, slot, sizeof(const void *));
+            core_rec *r = append_record(c, dest, CORE_REC_HPPUT, slot, sizeof(const void *));
             memcpy(r + 1, &src, sizeof src);
+            r->size = (uint32_t)chunk;
+            r->offset = offset;
             c->flags |= CORE_HAS_HP;
             if (dest != c->pid)
                 p->tr.hp_bytes_out += chunk;
+        } else if (core_small_put_fits(slot, offset, chunk)) {
+            core_buf *b = &c->out[c->step & 1][dest];
+            size_t len = core_rec_small_len(chunk);
+            core_rec *r = (core_rec *)core_buf_reserve(b, len);
+            core_buf_commit(b, len);
+            core_copy_small(core_rec_small_put(r, slot, offset, chunk), src, chunk);
         } else {
             place_payload(p, dest, src, chunk, 0);
-            r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
+            core_rec *r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
                 copy_out(p, dest, r + 1, src, chunk);
+            r->size = (uint32_t)chunk;
+            r->offset = offset;
         }
-        r->size = (uint32_t)chunk;
-        r->offset = offset;
         src = (const char *)src + chunk;
         offset += chunk;
         n -= chunk;
@@ -500,51 +507,46 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
     core_ctx *c = p->ctx;
     const char *cur = data_start, *end = data_start + len;
     while (cur < end) {
-        const core_rec *r = (const core_rec *)cur;
-        const char *data = (const char *)(r + 1);
-        unsigned kind = CORE_REC_KIND(r);
-        if (kind == CORE_REC_PAD) {
-            cur += core_rec_bytes(r);
+        core_rec_view r = core_rec_open((const core_rec *)cur);
+        cur += r.bytes;
+        if (r.kind == CORE_REC_PAD)
             continue;
-        }
-        if (kind == CORE_REC_SEND) {
-            size_t ts = CORE_REC_SLOT(r);
-            core_msgq_push(&c->in, data, ts, data + CORE_ALIGN8(ts), r->size);
+        if (r.kind == CORE_REC_SEND) {
+            size_t ts = r.slot;
+            core_msgq_push(&c->in, r.data, ts, r.data + CORE_ALIGN8(ts), r.size);
             p->tr.bytes_in += ts;
         } else {
-            uint32_t slot = CORE_REC_SLOT(r);
             char *base;
             size_t size;
-            if (slot == CORE_COLL_SLOT) {
+            if (r.slot == CORE_COLL_SLOT) {
                 base = c->coll_buf;
                 size = c->coll_size;
             } else {
-                base = (char *)c->reg.slots[slot].addr;
-                size = c->reg.slots[slot].size;
+                base = (char *)c->reg.slots[r.slot].addr;
+                size = c->reg.slots[r.slot].size;
             }
-            if (r->offset > size || r->size > size - r->offset)
-                core_fatal_as(src_pid, p->step, put_call(kind, slot),
+            if (r.offset > size || r.size > size - r.offset)
+                core_fatal_as(src_pid, p->step, put_call(r.kind, r.slot),
                               "offset %llu + size %llu exceeds the %zu bytes registered on "
                               "process %d",
-                              (unsigned long long)r->offset, (unsigned long long)r->size, size,
+                              (unsigned long long)r.offset, (unsigned long long)r.size, size,
                               c->pid);
-            const void *from = data;
-            if (kind == CORE_REC_HPPUT)
-                memcpy(&from, data, sizeof from);
-            char *to = base + r->offset;
-            if (slot == CORE_COLL_SLOT)
-                core_trace_dest(&p->tr, to, r->size);
+            const void *from = r.data;
+            if (r.kind == CORE_REC_HPPUT)
+                memcpy(&from, r.data, sizeof from);
+            char *to = base + r.offset;
+            if (r.slot == CORE_COLL_SLOT)
+                core_trace_dest(&p->tr, to, r.size);
             else
-                core_trace_dest_area(&p->tr, to, r->size);
-            if (r->size <= 64)
-                core_copy_small(to, from, r->size);
+                core_trace_dest_area(&p->tr, to, r.size);
+            if (r.size <= CORE_SMALL_PUT_MAX)
+                core_copy_small(to, from, r.size);
             else
-                core_copy(to, from, r->size);
+                core_copy(to, from, r.size);
         }
-        core_trace_landed(p, r, src_pid != p->pid);
+        core_trace_landed(p, &r, src_pid != p->pid);
         if (src_pid == p->pid)
-            core_trace_add_self(p, r->size + (kind == CORE_REC_SEND ? CORE_REC_SLOT(r) : 0));
-        cur += core_rec_bytes(r);
+            core_trace_add_self(p, r.size + (r.kind == CORE_REC_SEND ? r.slot : 0));
     }
 }
 

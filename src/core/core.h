@@ -236,17 +236,15 @@ static inline void core_put(core_proc *p, const char *call, long long pid, const
                             void *dst, size_t offset, size_t n, int high_performance)
 {
     core_ctx *c = p->ctx;
-    if (!high_performance && n <= 64 && (unsigned long long)pid < (unsigned)c->nprocs &&
-        c->reg.cache_addr == dst && c->reg.cache_slot >= 0) {
+    if (!high_performance && (unsigned long long)pid < (unsigned)c->nprocs &&
+        c->reg.cache_addr == dst && c->reg.cache_slot >= 0 &&
+        core_small_put_fits((uint32_t)c->reg.cache_slot, offset, n)) {
         core_buf *b = &c->out[c->step & 1][pid];
-        size_t len = core_rec_len(n);
+        size_t len = core_rec_small_len(n);
         if (b->cap - b->len >= len) {
             core_rec *r = (core_rec *)(b->data + b->len);
             b->len += len;
-            r->kind_slot = CORE_REC_PUT | (uint32_t)c->reg.cache_slot << 8;
-            r->size = (uint32_t)n;
-            r->offset = offset;
-            core_copy_small(r + 1, src, n);
+            core_copy_small(core_rec_small_put(r, (uint32_t)c->reg.cache_slot, offset, n), src, n);
             c->flags |= CORE_HAS_COMM;
             p->tr.bytes_out += n;
             p->tr.msgs_out++;
@@ -291,15 +289,14 @@ void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len
  * its bytes and one message in, and, from another, an hpput's bytes in
  * hp_bytes_in and a message's (tag included) in send_bytes_in
  * (core_apply_records and the engines' own landing code alike). */
-static inline void core_trace_landed(core_proc *p, const core_rec *r, int other)
+static inline void core_trace_landed(core_proc *p, const core_rec_view *r, int other)
 {
-    unsigned kind = CORE_REC_KIND(r);
     p->tr.bytes_in += r->size;
     p->tr.msgs_in++;
-    if ((kind == CORE_REC_HPPUT || kind == CORE_REC_HPPUT_DATA) && other)
+    if ((r->kind == CORE_REC_HPPUT || r->kind == CORE_REC_HPPUT_DATA) && other)
         p->tr.hp_bytes_in += r->size;
-    else if (kind == CORE_REC_SEND && other)
-        p->tr.send_bytes_in += r->size + CORE_REC_SLOT(r);
+    else if (r->kind == CORE_REC_SEND && other)
+        p->tr.send_bytes_in += r->size + r->slot;
 }
 /* Stops the run when a get reads beyond what its owner registered. */
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);

@@ -25,6 +25,27 @@ static void records(void)
     /* A send: the tag (5 bytes, padded to 8) then 3 bytes of payload -> 11 -> 16. */
     core_rec send = {CORE_REC_SEND | 5u << 8, 3, 0};
     CHECK(CORE_REC_SLOT(&send) == 5 && core_rec_bytes(&send) == 16 + 16);
+
+    /* A small put: an 8-byte header, so an 8-byte put takes 16 bytes, 13 take 24. */
+    CHECK(core_small_put_fits(0xffff, UINT32_MAX, 64));
+    CHECK(!core_small_put_fits(0x10000, 0, 8) && !core_small_put_fits(0, 1ull << 32, 8) &&
+          !core_small_put_fits(0, 0, 65) && !core_small_put_fits(CORE_COLL_SLOT, 0, 8));
+    uint64_t buf[8] = {0};
+    char *data = core_rec_small_put((core_rec *)buf, 0xfffe, 4000000000u, 13);
+    CHECK(data == (char *)buf + 8);
+    memcpy(data, "thirteen byte", 13);
+    core_rec_view v = core_rec_open((const core_rec *)buf);
+    CHECK(v.kind == CORE_REC_PUT && v.slot == 0xfffe && v.size == 13 && v.offset == 4000000000u &&
+          v.data == data && v.bytes == 8 + 16 && core_rec_bytes((const core_rec *)buf) == 24);
+    CHECK(memcmp(v.data, "thirteen byte", 13) == 0);
+    core_rec_small_put((core_rec *)buf, 3, 0, 8);
+    CHECK(core_rec_bytes((const core_rec *)buf) == 16);
+    /* The view of a full header: its fields as they are. */
+    v = core_rec_open(&put);
+    CHECK(v.kind == CORE_REC_PUT && v.slot == 7 && v.size == 13 && v.offset == 40 &&
+          v.data == (const char *)(&put + 1) && v.bytes == 32);
+    v = core_rec_open(&send);
+    CHECK(v.kind == CORE_REC_SEND && v.slot == 5 && v.size == 3 && v.bytes == 32);
 }
 
 static void message_queue(void)

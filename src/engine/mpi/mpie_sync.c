@@ -416,6 +416,10 @@ static void add_block(core_ctx *c, const void *at, size_t len)
     c->e.nblocks++;
 }
 
+/* Small puts (core_rec.h) never travel apart: what reads a record that does
+ * may take its header for a core_rec's. */
+_Static_assert(MPIE_APART_PUT > CORE_SMALL_PUT_MAX, "a small put would travel apart");
+
 static int travels_apart(const core_rec *r)
 {
     unsigned kind = CORE_REC_KIND(r);
@@ -600,27 +604,27 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
 }
 
 /* Receives the data of a put that travelled apart into its place. */
-static void land_apart(core_proc *p, int q, const core_rec *r)
+static void land_apart(core_proc *p, int q, const core_rec *rec)
 {
     core_ctx *c = p->ctx;
-    uint32_t slot = CORE_REC_SLOT(r);
-    char *base = slot == CORE_COLL_SLOT ? c->coll_buf : (char *)c->reg.slots[slot].addr;
-    size_t size = slot == CORE_COLL_SLOT ? c->coll_size : c->reg.slots[slot].size;
-    if (r->offset > size || r->size > size - r->offset)
+    core_rec_view r = core_rec_open(rec);
+    char *base = r.slot == CORE_COLL_SLOT ? c->coll_buf : (char *)c->reg.slots[r.slot].addr;
+    size_t size = r.slot == CORE_COLL_SLOT ? c->coll_size : c->reg.slots[r.slot].size;
+    if (r.offset > size || r.size > size - r.offset)
         core_fatal_as(c->group->e.run_pids[q], p->step,
-                      slot == CORE_COLL_SLOT             ? "collective"
-                      : CORE_REC_KIND(r) == CORE_REC_PUT ? "bsp_put"
-                                                         : "bsp_hpput",
+                      r.slot == CORE_COLL_SLOT ? "collective"
+                      : r.kind == CORE_REC_PUT ? "bsp_put"
+                                               : "bsp_hpput",
                       "offset %llu + size %llu exceeds the %zu bytes registered on process %d",
-                      (unsigned long long)r->offset, (unsigned long long)r->size, size, c->pid);
-    for (size_t done = 0; done < r->size; done += MPIE_PIECE) {
-        size_t k = r->size - done < MPIE_PIECE ? r->size - done : MPIE_PIECE;
+                      (unsigned long long)r.offset, (unsigned long long)r.size, size, c->pid);
+    for (size_t done = 0; done < r.size; done += MPIE_PIECE) {
+        size_t k = r.size - done < MPIE_PIECE ? r.size - done : MPIE_PIECE;
         MPI_Request req;
-        MPI_Irecv(base + r->offset + done, (int)k, MPI_BYTE, q, MPIE_TAG_APART, c->group->e.comm,
+        MPI_Irecv(base + r.offset + done, (int)k, MPI_BYTE, q, MPIE_TAG_APART, c->group->e.comm,
                   &req);
         mpie_wait(1, &req, 0);
     }
-    core_trace_landed(p, r, q != c->pid);
+    core_trace_landed(p, &r, q != c->pid);
 }
 
 /* Lands the records of a head in order. In a head a large put's record has no
