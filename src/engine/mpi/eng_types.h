@@ -49,8 +49,10 @@ typedef struct eng_ctx {
     int colls_agree; /* the last barrier found every member's collective the same */
     int regs_agree;  /* and every member's registration calls (their hash) */
     uint64_t *heads; /* [mpie_heads_words(P)]: who sends a head to whom, from the last barrier */
-    int heads_sent;  /* this superstep's heads left before its barrier (mpie_sync.c) */
-    int nreplies;    /* of reqs, the first are the receives of this superstep's get values */
+    /* How far the barrier took this superstep's heads (mpie_sync.c): not at
+     * all, prepared (sends_to set, get replies posted), or also sent. */
+    enum { MPIE_HEADS_NONE, MPIE_HEADS_PREPARED, MPIE_HEADS_SENT } heads_state;
+    int nreplies; /* of reqs, the first are the receives of this superstep's get values */
 } eng_ctx;
 
 #endif

@@ -41,6 +41,38 @@ void mpie_wait(int n, MPI_Request *reqs, long nap_ns);
  * one stopped before the barrier (docs/reliability.md, "The watchdog"). */
 void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step);
 
+/* The engine's collectives start nonblocking (mpie_ibcast for MPI_Ibcast, and
+ * so on, same arguments) and are waited for by mpie_wait. Under SMPI, whose waits
+ * block anyway, each is the blocking collective and leaves a null request:
+ * SMPI's nonblocking collectives are linear algorithms of their own that
+ * smpi/coll-selector does not reach (docs/smpi.md, section 4), and their
+ * completion costs the simulator far more (the portability suite at P = 64 on
+ * fattree-64: 107 s with blocking collectives, 694 s with nonblocking ones). */
+#ifdef POLYBSP_SMPI
+#define mpie_ibcast(b, n, t, root, comm, req)                                                      \
+    (MPI_Bcast(b, n, t, root, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_iallreduce(s, r, n, t, op, comm, req)                                                 \
+    (MPI_Allreduce(s, r, n, t, op, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_igather(s, n, t, r, m, u, root, comm, req)                                            \
+    (MPI_Gather(s, n, t, r, m, u, root, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_igatherv(s, n, t, r, m, at, u, root, comm, req)                                       \
+    (MPI_Gatherv(s, n, t, r, m, at, u, root, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_iallgather(s, n, t, r, m, u, comm, req)                                               \
+    (MPI_Allgather(s, n, t, r, m, u, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_iscatter(s, n, t, r, m, u, root, comm, req)                                           \
+    (MPI_Scatter(s, n, t, r, m, u, root, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_ialltoall(s, n, t, r, m, u, comm, req)                                                \
+    (MPI_Alltoall(s, n, t, r, m, u, comm), *(req) = MPI_REQUEST_NULL)
+#else
+#define mpie_ibcast MPI_Ibcast
+#define mpie_iallreduce MPI_Iallreduce
+#define mpie_igather MPI_Igather
+#define mpie_igatherv MPI_Igatherv
+#define mpie_iallgather MPI_Iallgather
+#define mpie_iscatter MPI_Iscatter
+#define mpie_ialltoall MPI_Ialltoall
+#endif
+
 /* A message found by a probe, to be received as itself (mpie_port.c): MPI's
  * matched probe, or under SMPI (POLYBSP_SMPI), which lacks it, the probed source
  * and tag. mpie_improbe returns whether one was found (then *msg and *st say

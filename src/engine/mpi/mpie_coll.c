@@ -159,31 +159,31 @@ void mpie_coll_run(core_proc *p, unsigned all)
     switch (op.kind) {
     case CORE_KIND_BCAST:
         if (go)
-            MPI_Ibcast(op.dst, n, MPI_BYTE, root, comm, &req);
+            mpie_ibcast(op.dst, n, MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? others : 0, at_root ? 0 : 1, root);
         break;
     case CORE_KIND_GATHER:
         if (go)
-            MPI_Igather(at_root && op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n,
-                        MPI_BYTE, root, comm, &req);
+            mpie_igather(at_root && op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n,
+                         MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? 0 : 1, at_root ? others : 0, -1);
         break;
     case CORE_KIND_ALLGATHER:
         if (go)
-            MPI_Iallgather(op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE,
-                           comm, &req);
+            mpie_iallgather(op.src == own ? MPI_IN_PLACE : op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE,
+                            comm, &req);
         trace(p, op.n, others, others, -1);
         break;
     case CORE_KIND_SCATTER: {
         const char *mine = at_root ? (const char *)op.src + (size_t)me * op.n : NULL;
         if (go)
-            MPI_Iscatter(op.src, n, MPI_BYTE, at_root && op.dst == mine ? MPI_IN_PLACE : op.dst, n,
-                         MPI_BYTE, root, comm, &req);
+            mpie_iscatter(op.src, n, MPI_BYTE, at_root && op.dst == mine ? MPI_IN_PLACE : op.dst, n,
+                          MPI_BYTE, root, comm, &req);
         trace(p, op.n, at_root ? others : 0, at_root ? 0 : 1, root);
         break;
     }
     default: /* CORE_KIND_ALLTOALL */
-        MPI_Ialltoall(op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE, comm, &req);
+        mpie_ialltoall(op.src, n, MPI_BYTE, op.dst, n, MPI_BYTE, comm, &req);
         trace(p, op.n, others, others, -1);
         break;
     }

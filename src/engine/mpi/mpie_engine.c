@@ -209,7 +209,7 @@ static void announce(long long nprocs, const char *trace, int over)
                  .over = over,
                  .timeout = g.rank == 0 && nprocs > 0 ? core_watch_timeout() : 0};
     MPI_Request req;
-    MPI_Ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    mpie_ibcast(&s, (int)sizeof s, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
     mpie_wait(1, &req, g.rank == 0 ? 0 : MPIE_NAP_NS);
     free(g.trace);
     g.trace = NULL;
@@ -416,7 +416,7 @@ static void write_trace(core_run *run, core_proc *p)
     int traced = run->traced, any;
     MPI_Comm comm = run->root.e.comm;
     MPI_Request req;
-    MPI_Iallreduce(&traced, &any, 1, MPI_INT, MPI_LOR, comm, &req);
+    mpie_iallreduce(&traced, &any, 1, MPI_INT, MPI_LOR, comm, &req);
     mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (!any)
         return;
@@ -436,7 +436,7 @@ static void write_trace(core_run *run, core_proc *p)
         if (!counts || !displs)
             core_fatal_oom("trace");
     }
-    MPI_Igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm, &req);
+    mpie_igather(&n, 1, MPI_INT, counts, 1, MPI_INT, 0, comm, &req);
     mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (p->pid == 0) {
         size_t total = 0;
@@ -448,7 +448,7 @@ static void write_trace(core_run *run, core_proc *p)
         if (!all)
             core_fatal_oom("trace");
     }
-    MPI_Igatherv(text, n, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, comm, &req);
+    mpie_igatherv(text, n, MPI_CHAR, all, counts, displs, MPI_CHAR, 0, comm, &req);
     mpie_wait_watched(&req, CORE_AT_END, p->step);
     if (p->pid == 0) {
         run->traced = 1;
@@ -500,7 +500,7 @@ static int partitions_agree(const core_ctx *c, int nparts, const int *first)
 {
     uint64_t h = partition_hash(nparts, first), v[2] = {h, UINT64_MAX - h};
     MPI_Request req;
-    MPI_Iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, c->group->e.comm, &req);
+    mpie_iallreduce(MPI_IN_PLACE, v, 2, MPI_UINT64_T, MPI_MAX, c->group->e.comm, &req);
     mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
     return UINT64_MAX - v[1] == v[0];
 }
@@ -516,7 +516,7 @@ static void report_partition(core_ctx *c, int nparts, const int *first)
     memcpy(ref + 1, first, ((size_t)nparts + 1) * sizeof *first);
     int n0 = nparts;
     MPI_Request req;
-    MPI_Ibcast(&n0, 1, MPI_INT, 0, c->group->e.comm, &req);
+    mpie_ibcast(&n0, 1, MPI_INT, 0, c->group->e.comm, &req);
     mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
     int agree = n0 == nparts;
     int *theirs = malloc(((size_t)n0 + 2) * sizeof *theirs);
@@ -524,7 +524,7 @@ static void report_partition(core_ctx *c, int nparts, const int *first)
         core_fatal_oom("partition");
     if (c->pid == 0)
         memcpy(theirs, ref, ((size_t)n0 + 2) * sizeof *ref);
-    MPI_Ibcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm, &req);
+    mpie_ibcast(theirs, n0 + 2, MPI_INT, 0, c->group->e.comm, &req);
     mpie_wait_watched(&req, CORE_AT_PARTITION, c->proc->step);
     for (int k = 0; agree && k <= nparts; k++)
         agree = theirs[k + 1] == first[k];

@@ -58,7 +58,7 @@ void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *det
 {
     int me = guilty ? c->pid : INT_MAX, lowest;
     MPI_Request req;
-    MPI_Iallreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, c->group->e.comm, &req);
+    mpie_iallreduce(&me, &lowest, 1, MPI_INT, MPI_MIN, c->group->e.comm, &req);
     mpie_wait_watched(&req, c->e.at, c->proc->step);
     if (lowest == INT_MAX)
         return;
@@ -76,7 +76,7 @@ static void report_mixed_arrivals(const core_ctx *c, unsigned all, unsigned at)
     if (!every)
         core_fatal_oom("barrier");
     MPI_Request req;
-    MPI_Iallgather(mine, 2, MPI_UNSIGNED, every, 2, MPI_UNSIGNED, c->group->e.comm, &req);
+    mpie_iallgather(mine, 2, MPI_UNSIGNED, every, 2, MPI_UNSIGNED, c->group->e.comm, &req);
     mpie_wait_watched(&req, at, c->proc->step);
     int culprit, other;
     core_blame_mixed(every, 2, P, all, &culprit, &other);
@@ -97,7 +97,8 @@ static void report_steps(const core_ctx *c, unsigned at)
     if (!every)
         core_fatal_oom("barrier");
     MPI_Request req;
-    MPI_Iallgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm, &req);
+    mpie_iallgather(mine, 2, MPI_UNSIGNED_LONG, every, 2, MPI_UNSIGNED_LONG, c->group->e.comm,
+                    &req);
     mpie_wait_watched(&req, at, c->proc->step);
     int behind, other;
     core_blame_steps(every, 2, P, &behind, &other);
@@ -137,6 +138,13 @@ enum { DESC_KIND, DESC_ROOT, DESC_SIZE, DESC_REGS, NDESC };
  * collective of its own (exchange_data). At 64 members the matrix is 512
  * bytes a message; beyond, an MPI_Reduce_scatter_block counts the heads. */
 #define MPIE_HEADS_MAX_P 64
+/* Up to this many members the heads also leave before the barrier and travel
+ * while it runs (a head per destination, up to P - 1 each). Beyond, they wait
+ * for the barrier's end: on SMPI, P(P-1) heads in flight during the barrier's
+ * log2(P) rounds made every round's message re-solve the network model over
+ * all of them (simulated alltoall at P = 64 on fattree-64: 2.4x the wall time,
+ * portability at P = 64 from 146 s to beyond 16 min). */
+#define MPIE_EARLY_HEADS_MAX_P 8
 typedef struct barrier_msg {
     unsigned all;
     long lo[NDESC], hi[NDESC];
@@ -218,13 +226,17 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     if (nheads)
         memset(c->e.heads, 0, nheads);
     if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && nheads) {
-        /* The heads go to members that expect them whatever the barrier
-         * finds, so they leave now and travel while it runs: on a busy or
-         * oversubscribed machine that saves the exchange's round after it. */
+        /* Up to MPIE_EARLY_HEADS_MAX_P members the heads go to members that
+         * expect them whatever the barrier finds, so they leave now and travel
+         * while it runs: on a busy or oversubscribed machine that saves the
+         * exchange's round after it. Beyond, only this member's row is set. */
         prepare_heads(c, c->step & 1);
         set_heads_row(c);
-        send_heads(c, c->step & 1);
-        c->e.heads_sent = 1;
+        c->e.heads_state = MPIE_HEADS_PREPARED;
+        if (P <= MPIE_EARLY_HEADS_MAX_P) {
+            send_heads(c, c->step & 1);
+            c->e.heads_state = MPIE_HEADS_SENT;
+        }
     }
     /* Three message buffers (this member's ride, the one in flight, the
      * partner's). */
@@ -294,7 +306,7 @@ static void report_regops(core_ctx *c)
 {
     uint64_t head[3] = {c->nregops, c->next_tagsize, c->tagsize_calls};
     MPI_Request req;
-    MPI_Ibcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm, &req);
+    mpie_ibcast(head, 3, MPI_UINT64_T, 0, c->group->e.comm, &req);
     mpie_wait_watched(&req, c->e.at, c->proc->step);
     size_t n = (size_t)head[0];
     core_regop *ref = calloc(n + 1, sizeof *ref);
@@ -305,7 +317,7 @@ static void report_regops(core_ctx *c)
         wire[2 * i] = (uint64_t)c->regops[i].kind;
         wire[2 * i + 1] = c->regops[i].push;
     }
-    MPI_Ibcast(wire, (int)(2 * n), MPI_UINT64_T, 0, c->group->e.comm, &req);
+    mpie_ibcast(wire, (int)(2 * n), MPI_UINT64_T, 0, c->group->e.comm, &req);
     mpie_wait_watched(&req, c->e.at, c->proc->step);
     for (size_t i = 0; i < n; i++)
         ref[i] = (core_regop){.kind = (core_regop_kind)wire[2 * i], .push = wire[2 * i + 1]};
@@ -338,7 +350,8 @@ void eng_check_regops(core_ctx *c)
         wire[2 * i] = c->regops[i].size;
         wire[2 * i + 1] = UINT64_MAX - c->regops[i].size;
     }
-    MPI_Iallreduce(MPI_IN_PLACE, wire, (int)(2 * n), MPI_UINT64_T, MPI_MAX, c->group->e.comm, &req);
+    mpie_iallreduce(MPI_IN_PLACE, wire, (int)(2 * n), MPI_UINT64_T, MPI_MAX, c->group->e.comm,
+                    &req);
     mpie_wait_watched(&req, c->e.at, c->proc->step);
     for (size_t i = 0; i < n; i++) {
         c->regops[i].most = (size_t)wire[2 * i];
@@ -353,7 +366,7 @@ void eng_check_colls(core_ctx *c, unsigned parity)
         return;
     long d[3] = {(long)c->coll[parity].kind, c->coll[parity].root, (long)c->coll[parity].nbytes};
     MPI_Request req;
-    MPI_Ibcast(d, 3, MPI_LONG, 0, c->group->e.comm, &req);
+    mpie_ibcast(d, 3, MPI_LONG, 0, c->group->e.comm, &req);
     mpie_wait_watched(&req, c->e.at, c->proc->step);
     core_coll_desc ref = {(core_step_kind)d[0], d[1], (size_t)d[2]};
     char call[32], detail[160];
@@ -695,7 +708,8 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
 
 /* A member sends a head only to the members it has records or get requests
  * for. Up to MPIE_HEADS_MAX_P members the barrier told everybody who sends to
- * whom, and the heads left before it (eng_barrier); beyond, each learns how
+ * whom (and up to MPIE_EARLY_HEADS_MAX_P the heads left before it,
+ * eng_barrier); beyond, each learns how
  * many heads to expect from one MPI_Reduce_scatter_block of its 0/1 flags. A
  * superstep then costs messages in proportion to its traffic rather than
  * P(P-1), which is what a large cluster (and the simulator's time, issue 11)
@@ -732,7 +746,7 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     core_watch_enter(all & CORE_AT_ANY, p->step);
     for (int d = 0; d < P; d++)
         c->e.in[d].len = 0; /* no head from d: nothing to land */
-    if (!c->e.heads_sent)
+    if (c->e.heads_state == MPIE_HEADS_NONE)
         prepare_heads(c, parity);
     if (mpie_heads_words(P)) {
         for (int q = 0; q < P; q++) {
@@ -742,9 +756,9 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     } else {
         MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
     }
-    if (!c->e.heads_sent)
+    if (c->e.heads_state != MPIE_HEADS_SENT)
         send_heads(c, parity);
-    c->e.heads_sent = 0;
+    c->e.heads_state = MPIE_HEADS_NONE;
     for (int k = 0; k < expect; k++) {
         mpie_message msg;
         MPI_Status st;
