@@ -233,6 +233,8 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
             core_copy_small(core_rec_small_put(r, slot, offset, chunk), src, chunk);
         } else {
             place_payload(p, dest, src, chunk, 0);
+            if (chunk >= CORE_BIG_PUT)
+                c->flags |= CORE_HAS_BIG_PUT;
             core_rec *r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
             if (chunk)
                 copy_out(p, dest, r + 1, src, chunk);

@@ -80,7 +80,12 @@ enum {
      * members paired different supersteps (one ran ahead through bsp_oblsync). */
     CORE_AT_EVEN = 1u << 9,
     CORE_AT_ODD = 1u << 10,
+    /* A put (not hpput) of CORE_BIG_PUT bytes or more: an engine that sends
+     * large payloads apart from their records looks for them only then. */
+    CORE_HAS_BIG_PUT = 1u << 11,
+    CORE_HAS_LAST = CORE_HAS_BIG_PUT, /* the highest bit */
 };
+#define CORE_BIG_PUT ((size_t)32768)
 
 typedef struct core_getreq {
     void *dst;

@@ -35,7 +35,7 @@
  * 32 KiB; a small hpput's data is gathered into the head by MPI's packing, which
  * costs more than a message of its own from 16 KiB (measured, single exchanges at
  * P = 2: docs/performance.md, "MPI engine"). */
-#define MPIE_APART_PUT ((size_t)32768)
+#define MPIE_APART_PUT CORE_BIG_PUT /* the core flags supersteps that have one */
 #define MPIE_APART_HPPUT ((size_t)16384)
 /* MPI counts are ints: data travelling apart goes in pieces of at most this. */
 #define MPIE_PIECE ((size_t)1 << 30)
@@ -499,7 +499,9 @@ static void send_head(core_ctx *c, int d, unsigned parity)
     core_buf_reserve(b, sizeof t);
     core_buf_commit(b, sizeof t);
     c->e.nblocks = 0;
-    if ((c->flags & CORE_HAS_HP) || recs >= MPIE_APART_PUT)
+    /* Only then may a record's data lie elsewhere or travel apart: a walk of
+     * the records here took a fifth of a superstep of 65536 8-byte puts. */
+    if (c->flags & (CORE_HAS_HP | CORE_HAS_BIG_PUT))
         gather(c, d, b, recs, &t);
     memcpy(b->data + at, &t, sizeof t);
     /* One block can only be the whole buffer: any piece from elsewhere (an hpput's

@@ -29,7 +29,7 @@
 #include <string.h>
 
 /* Every CORE_HAS_* and CORE_AT_* bit travels in the barrier's word. */
-_Static_assert(CORE_AT_ODD < 1u << THR_BARRIER_BITS, "the barrier carries too few bits");
+_Static_assert(CORE_HAS_LAST < 1u << THR_BARRIER_BITS, "the barrier carries too few bits");
 
 int eng_group_init(core_group *g)
 {
