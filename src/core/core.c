@@ -162,12 +162,13 @@ static int32_t find_slot(core_ctx *c, const char *call, const char *role, const 
     core_fatal(call, "%s %p is not registered", role, addr);
 }
 
-static core_rec *append_record(core_ctx *c, int dest, uint32_t kind, uint32_t slot, size_t datalen)
+/* Appends a record with header h and room for datalen bytes of data after it. */
+static core_rec *append_record(core_ctx *c, int dest, core_rec h, size_t datalen)
 {
     core_buf *b = &c->out[c->step & 1][dest];
     core_rec *r = (core_rec *)core_buf_reserve(b, core_rec_len(datalen));
     core_buf_commit(b, core_rec_len(datalen));
-    r->kind_slot = kind | slot << 8;
+    *r = h;
     return r;
 }
 
@@ -218,10 +219,10 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
     do {
         size_t chunk = n < UINT32_MAX ? n : (size_t)1 << 31;
         if (high_performance) {
-            core_rec *r = append_record(c, dest, CORE_REC_HPPUT, slot, sizeof(const void *));
+            core_rec *r = append_record(
+                c, dest, (core_rec){CORE_REC_HPPUT | slot << 8, (uint32_t)chunk, offset},
+                sizeof(const void *));
             memcpy(r + 1, &src, sizeof src);
-            r->size = (uint32_t)chunk;
-            r->offset = offset;
             c->flags |= CORE_HAS_HP;
             if (dest != c->pid)
                 p->tr.hp_bytes_out += chunk;
@@ -235,11 +236,10 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
             place_payload(p, dest, src, chunk, 0);
             if (chunk >= CORE_BIG_PUT)
                 c->flags |= CORE_HAS_BIG_PUT;
-            core_rec *r = append_record(c, dest, CORE_REC_PUT, slot, chunk);
+            core_rec *r = append_record(
+                c, dest, (core_rec){CORE_REC_PUT | slot << 8, (uint32_t)chunk, offset}, chunk);
             if (chunk)
                 copy_out(p, dest, r + 1, src, chunk);
-            r->size = (uint32_t)chunk;
-            r->offset = offset;
         }
         src = (const char *)src + chunk;
         offset += chunk;
@@ -349,9 +349,9 @@ void core_send(core_proc *p, long long pid, const void *tag, const void *payload
         core_fatal("bsp_send", "payload of %zu bytes exceeds the limit of %u bytes", n, UINT32_MAX);
     size_t ts = c->tagsize;
     place_payload(p, (int)pid, payload, n, CORE_ALIGN8(ts));
-    core_rec *r = append_record(c, (int)pid, CORE_REC_SEND, (uint32_t)ts, CORE_ALIGN8(ts) + n);
-    r->offset = 0;
-    r->size = (uint32_t)n;
+    core_rec *r =
+        append_record(c, (int)pid, (core_rec){CORE_REC_SEND | (uint32_t)ts << 8, (uint32_t)n, 0},
+                      CORE_ALIGN8(ts) + n);
     char *d = (char *)(r + 1);
     if (ts)
         memcpy(d, tag, ts);

@@ -142,8 +142,8 @@ enum { DESC_KIND, DESC_ROOT, DESC_SIZE, DESC_REGS, NDESC };
  * while it runs (a head per destination, up to P - 1 each). Beyond, they wait
  * for the barrier's end: on SMPI, P(P-1) heads in flight during the barrier's
  * log2(P) rounds made every round's message re-solve the network model over
- * all of them (simulated alltoall at P = 64 on fattree-64: 2.4x the wall time,
- * portability at P = 64 from 146 s to beyond 16 min). */
+ * all of them (an all-to-all test at P = 64 on fattree-64: 2.2x the wall
+ * time), and the overlap was only ever measured up to 8. */
 #define MPIE_EARLY_HEADS_MAX_P 8
 typedef struct barrier_msg {
     unsigned all;
@@ -501,7 +501,7 @@ static void send_head(core_ctx *c, int d, unsigned parity)
     c->e.nblocks = 0;
     /* Only then may a record's data lie elsewhere or travel apart: a walk of
      * the records here took a fifth of a superstep of 65536 8-byte puts. */
-    if (c->flags & (CORE_HAS_HP | CORE_HAS_BIG_PUT))
+    if ((c->flags & CORE_HAS_HP) || ((c->flags & CORE_HAS_BIG_PUT) && recs >= MPIE_APART_PUT))
         gather(c, d, b, recs, &t);
     memcpy(b->data + at, &t, sizeof t);
     /* One block can only be the whole buffer: any piece from elsewhere (an hpput's
