@@ -1,6 +1,8 @@
 /* core_copy — the copy that avoids the 4K-aliasing window (core_copy.h). */
 #include "core/core_copy.h"
 
+#include <stdlib.h>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -20,6 +22,44 @@ void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n)
         __builtin_memcpy(d + i, s + i, 64);
     }
     memcpy(d, s, i);
+}
+
+int core_copy_window_state = CORE_COPY_WINDOW_UNKNOWN;
+
+int core_copy_window_measure(uint64_t times[2])
+{
+    /* Source page-aligned, destination 8 bytes above it mod 4096: the worst
+     * distance of the cliff. If there is no memory to measure with, the blocks
+     * are the safe side (never worse than 3 times memcpy; the cliff is 15). */
+    char *buf = malloc(2 * CORE_COPY_WINDOW_PROBE + 2 * 4096);
+    if (!buf) {
+        __atomic_store_n(&core_copy_window_state, CORE_COPY_WINDOW_BLOCKS, __ATOMIC_RELAXED);
+        return CORE_COPY_WINDOW_BLOCKS;
+    }
+    char *src = (char *)(((uintptr_t)buf + 4095) & ~(uintptr_t)4095);
+    char *dst = src + CORE_COPY_WINDOW_PROBE + 4096 + 8;
+    memset(src, 1, CORE_COPY_WINDOW_PROBE);
+    uint64_t best[2] = {UINT64_MAX, UINT64_MAX};
+    for (int round = 0; round < 6; round++) /* the first round warms both up */
+        for (int way = 0; way < 2; way++) {
+            uint64_t t0 = core_ticks();
+            for (int k = 0; k < 4; k++) { /* 4 copies: the clock's cost is small beside them */
+                if (way)
+                    core_copy_blocks(dst, src, CORE_COPY_WINDOW_PROBE);
+                else
+                    memcpy(dst, src, CORE_COPY_WINDOW_PROBE);
+                __asm__ volatile("" ::"r"(dst) : "memory"); /* the copy is not dead */
+            }
+            uint64_t t = core_ticks() - t0;
+            if (round && t < best[way])
+                best[way] = t;
+        }
+    free(buf);
+    int state = core_copy_window_rule(best[0], best[1]);
+    __atomic_store_n(&core_copy_window_state, state, __ATOMIC_RELAXED);
+    if (times)
+        times[0] = best[0], times[1] = best[1];
+    return state;
 }
 
 void core_copy_stream(void *restrict dst, const void *restrict src, size_t n)

@@ -12,8 +12,8 @@
  * next load. Where the addresses land is the user's and malloc's doing, so a
  * benchmark's speed used to depend on the run. In that window core_copy moves
  * 64-byte blocks with vector loads and stores instead (42 GB/s at 8, never
- * slower than memcpy there); everywhere else it is memcpy. bench_copy measures
- * both over the offsets.
+ * slower than memcpy there), on a CPU where that was measured to pay (below);
+ * everywhere else it is memcpy. bench_copy measures both over the offsets.
  *
  * core_copy_stream(dst, src, n) is memcpy for data another core reads next
  * (a put's payload in the out buffer): its stores bypass this core's caches.
@@ -96,14 +96,42 @@ static inline size_t core_copy_place(uintptr_t at, uintptr_t src, size_t header)
 /* The copy in 64-byte blocks, for the window (core_copy.c). */
 void core_copy_blocks(void *restrict dst, const void *restrict src, size_t n);
 
+/* Whether this CPU has the cliff is measured, not assumed: it is one CPU's
+ * `rep movsb` under one glibc. On the Intel Xeon VM of 2026-11-28 (FSRM)
+ * memcpy has none (38 GB/s at d = 8 for 107520 bytes, as at d = 0), while the
+ * blocks, going down, ran at 16: taken there, they were the cliff. So the
+ * first copy that falls in the window times memcpy and the blocks once, on
+ * CORE_COPY_WINDOW_PROBE bytes at d = 8 (best of a few rounds, microseconds),
+ * and the process keeps the answer: the blocks only where they cost less than
+ * half of memcpy (15 times less on the AMD EPYC, 3 times more on the Xeon). */
+#define CORE_COPY_WINDOW_PROBE 8192
+enum { CORE_COPY_WINDOW_UNKNOWN, CORE_COPY_WINDOW_BLOCKS, CORE_COPY_WINDOW_MEMCPY };
+extern int core_copy_window_state;
+
+/* The rule, given the best times of each (any one unit). */
+static inline int core_copy_window_rule(uint64_t memcpy_time, uint64_t blocks_time)
+{
+    return 2 * blocks_time < memcpy_time ? CORE_COPY_WINDOW_BLOCKS : CORE_COPY_WINDOW_MEMCPY;
+}
+
+/* Measures (every call does), keeps and returns the answer; times[0] and
+ * times[1] get memcpy's and the blocks' best ticks when times is not NULL. */
+int core_copy_window_measure(uint64_t times[2]);
+
 static inline void core_copy(void *restrict dst, const void *restrict src, size_t n)
 {
     uintptr_t delta = ((uintptr_t)dst - (uintptr_t)src) & 4095;
     if (n >= CORE_COPY_CLIFF_MIN && n < CORE_COPY_CLIFF_MAX && delta != 0 &&
-        delta < (n <= CORE_COPY_L1_MAX ? CORE_COPY_L1_WINDOW : CORE_COPY_CLIFF_WINDOW))
-        core_copy_blocks(dst, src, n);
-    else
-        memcpy(dst, src, n);
+        delta < (n <= CORE_COPY_L1_MAX ? CORE_COPY_L1_WINDOW : CORE_COPY_CLIFF_WINDOW)) {
+        int state = __atomic_load_n(&core_copy_window_state, __ATOMIC_RELAXED);
+        if (state == CORE_COPY_WINDOW_UNKNOWN)
+            state = core_copy_window_measure(NULL);
+        if (state == CORE_COPY_WINDOW_BLOCKS) {
+            core_copy_blocks(dst, src, n);
+            return;
+        }
+    }
+    memcpy(dst, src, n);
 }
 
 /* Non-temporal stores, then a store fence (core_copy.c); memcpy's plain

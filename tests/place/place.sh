@@ -6,7 +6,8 @@
 # bsp_end the program's own thread has all of them again. Large puts choose
 # between streamed and cached copies by measuring (POLYBSP_STREAM unset: auto)
 # exactly when the processes are bound and P is at most the number of cores:
-# info's "stream" must say "measured" then, "off" otherwise.
+# info's "stream" must say "measured" then, "off" otherwise; its "copy_window"
+# names one of the two copies the window can take (core_copy.h).
 set -u
 tool=$1
 prog=$2
@@ -18,7 +19,9 @@ unset POLYBSP_STREAM
 json=$("$tool" info -p "$P" --json)
 cpus=$(echo "$json" | sed -n 's/.*"placement":.*"cpus": \[\([0-9, ]*\)\].*/\1/p' | tr -d ' ')
 cores=$(echo "$json" | sed -n 's/^ *"cores": \([0-9]*\),$/\1/p')
-stream=$(echo "$json" | sed -n 's/.*"placement":.*"stream": "\([a-z]*\)"}.*/\1/p')
+stream=$(echo "$json" | sed -n 's/.*"placement":.*"stream": "\([a-z]*\)".*/\1/p')
+window=$(echo "$json" | sed -n 's/.*"placement":.*"copy_window": "\([a-z]*\)"}.*/\1/p')
+case "$window" in blocks | memcpy) ;; *) echo "FAIL: info's copy_window is '$window'"; exit 1 ;; esac
 want=off
 [ -n "$cpus" ] && [ "$P" -le "$cores" ] && want=measured
 [ "$stream" = "$want" ] || { echo "FAIL: info says stream '$stream', expected $want (P = $P, cores $cores, cpus '$cpus')"; exit 1; }
@@ -38,4 +41,4 @@ elif [ "$i" -ne "$P" ]; then
 fi
 echo "$out" | grep -qx "after: $all allowed" ||
     { echo "FAIL: after bsp_end the thread should have its $all CPUs again:"; echo "$out"; exit 1; }
-echo "OK: P = $P, $policy: ${cpus:-not bound}, stream $stream"
+echo "OK: P = $P, $policy: ${cpus:-not bound}, stream $stream, window $window"

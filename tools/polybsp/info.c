@@ -2,7 +2,9 @@
  *
  * Contract: prints the library version, the engines built in, the number of
  * processes a program gets by default, and the machine as hwloc sees it (host,
- * packages, cores, hardware threads, NUMA nodes, memory, caches), as text or as
+ * packages, cores, hardware threads, NUMA nodes, memory, caches) and what the
+ * threads engine would do on it (placement, streaming, the copy in the
+ * 4K-aliasing window, measured by the call), as text or as
  * one JSON object (docs/tool.md gives its fields); with --platforms, the names
  * of the smpi engine's shipped platforms instead. Status 0; 2 on bad usage; 1
  * when hwloc cannot read the topology.
@@ -175,6 +177,8 @@ struct placement {
     int *cpu;
     core_stream stream;      /* thr_place_streams */
     const char *stream_from; /* "POLYBSP_STREAM" or "auto" */
+    int window;              /* core_copy_window_measure, and its best ticks */
+    uint64_t window_ticks[2];
 };
 
 static void print_placement_text(const struct placement *pl)
@@ -216,6 +220,21 @@ static void print_stream_text(const struct placement *pl)
                                                 : "bypass the cache when that has cost less");
 }
 
+/* What a copy in the 4K-aliasing window takes in a process on this machine
+ * (core_copy.h), and why: the measured times of the two ways. */
+static void print_window_text(const struct placement *pl)
+{
+    double ratio = (double)pl->window_ticks[0] / (double)pl->window_ticks[1];
+    if (pl->window == CORE_COPY_WINDOW_BLOCKS)
+        printf("copies       64-byte blocks where (dst - src) mod 4096 is below 64 "
+               "(measured: memcpy took %.1fx their time there)\n",
+               ratio);
+    else
+        printf("copies       memcpy everywhere (measured: no 4K-aliasing cliff, 64-byte blocks "
+               "took %.1fx memcpy's time)\n",
+               1 / ratio);
+}
+
 static void print_text(const struct machine *m, int nprocs, const char *nprocs_from,
                        const struct placement *pl)
 {
@@ -249,6 +268,7 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
     }
     print_placement_text(pl);
     print_stream_text(pl);
+    print_window_text(pl);
 }
 
 /* Prints s as a JSON string literal. */
@@ -302,7 +322,8 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
            thr_place_name(pl->policy), pl->from, pl->procs);
     for (int i = 0; i < pl->procs && pl->cpu[0] >= 0; i++)
         printf("%s%d", i ? ", " : "", pl->cpu[i]);
-    printf("], \"stream\": \"%s\"},\n  \"caches\": [", stream_name(pl->stream));
+    printf("], \"stream\": \"%s\", \"copy_window\": \"%s\"},\n  \"caches\": [",
+           stream_name(pl->stream), pl->window == CORE_COPY_WINDOW_BLOCKS ? "blocks" : "memcpy");
     for (int i = 0; i < m->ncaches; i++) {
         const struct cache *c = &m->caches[i];
         printf("%s\n    {\"name\": \"%s\", \"level\": %u, \"type\": \"%s\", \"count\": %u, "
@@ -375,6 +396,7 @@ int cmd_info(int argc, char **argv)
     }
     thr_place_cpus(pl.policy, pl.procs, pl.cpu, &pl.ncpus);
     pl.stream = thr_place_streams((thr_place_stream)stream, pl.procs, pl.cpu);
+    pl.window = core_copy_window_measure(pl.window_ticks);
     if (json)
         print_json(&m, nprocs, from, &pl);
     else
