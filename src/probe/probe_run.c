@@ -68,8 +68,8 @@ static const tuning quick = {.pilot_reps = 2,
                              .levels_share = 0.3,
                              .levels = {.min_reps = 3, .max_reps = 6, .rounds = 2},
                              .ccm = {.min_reps = 2, .max_reps = 3, .rounds = 2},
-                             .nccm_sizes = 2,
-                             .ccm_sizes = {8, 65536}};
+                             .nccm_sizes = 3,
+                             .ccm_sizes = {8, 65536, 1048576}};
 
 /* On a simulated platform the network's times are the simulator's and repeat
  * exactly; only the engine's own copies, which SMPI times on this machine, vary.
