@@ -8,10 +8,10 @@
  *         traffic (cost_dbsp_label); the parts of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of
  *         them, and the program costs the sum of these.
- *   ccm:  a plain superstep costs W + g·h + L (BSP); with COST_CCM_PATTERNS,
- *         one whose relation is one of paper 000's patterns costs
- *         W + T_hrel.PATTERN(P, h) when the machine file has that function
- *         (paper 001's T_f per communication pattern); a collective (its
+ *   ccm:  a plain superstep whose relation is one of paper 000's patterns
+ *         costs W + T_hrel.PATTERN(P, h) when the machine file has that
+ *         function (paper 001's T_f per communication pattern), any other
+ *         W + g·h + L (BSP), and every one with COST_CCM_PLAIN_BSP; a collective (its
  *         consecutive supersteps with the same kind and op) costs W + T_f(P, h)
  *         once, W the work before it, h = max_i max(in_i, out_i) over its
  *         supersteps; a division costs W + T_partition(P, h) for the superstep

@@ -121,8 +121,8 @@ static void model_ccm_by_procs(void)
     cost_trace_free(&t);
 }
 
-/* Paper 001 charges each communication pattern f its own T_f (with
- * COST_CCM_PATTERNS; by default CCM charges BSP's line). hrel.jsonl:
+/* Paper 001 charges each communication pattern f its own T_f (by default;
+ * with COST_CCM_PLAIN_BSP CCM charges BSP's line). hrel.jsonl:
  * four plain supersteps of 4 processes, W 1 ms each, on machine_ccm_hrel.json
  * (machine_groups.json with hrel.pingpong (2e-6, 0, 3e-9) and hrel.exchange
  * (1e-6, 0, 1e-9)):
@@ -143,11 +143,11 @@ static void model_ccm_patterns(void)
     cost_machine m;
     load_trace("hrel.jsonl", &t);
     load_machine("machine_ccm_hrel.json", &m);
-    expect_model(COST_CCM, &t, &m, COST_CCM_PATTERNS,
-                 (double[]){0.001005, 0.0010015, 0.0010106, 0.0010103}, 0.0040274);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001005, 0.0010015, 0.0010106, 0.0010103},
+                 0.0040274);
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.001011, 0.001011, 0.0010106, 0.0010103},
                  0.0040429);
-    NEAR(cost_predict(COST_CCM, &t, &m, 0, NULL), 0.0040429);
+    NEAR(cost_predict(COST_CCM, &t, &m, COST_CCM_PLAIN_BSP, NULL), 0.0040429);
     cost_ccm_sample s[4];
     CHECK(cost_ccm_samples(&t, s, 4) == 3);
     static const char *const kinds[] = {"hrel.pingpong", "hrel.exchange", "hrel.onetoall"};
@@ -160,7 +160,7 @@ static void model_ccm_patterns(void)
     /* Without the functions (a file probed before them), every plain
      * superstep is BSP's. */
     load_machine("machine_groups.json", &m);
-    NEAR(cost_predict(COST_CCM, &t, &m, COST_CCM_PATTERNS, NULL), 0.0040429);
+    NEAR(cost_predict(COST_CCM, &t, &m, 0, NULL), 0.0040429);
     cost_trace_free(&t);
 }
 

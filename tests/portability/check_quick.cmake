@@ -50,9 +50,15 @@ endif()
 if(NOT dbsp_procs STREQUAL "null")
   string(APPEND want_line "; D-BSP: the levels measured at P = ${procs}")
 endif()
+string(APPEND want_line " (as predict takes them); CCM: plain supersteps by --ccm-plain patterns")
 string(FIND "${table}" "${want_line}" at)
 if(at LESS 0)
   message(FATAL_ERROR "no line '${want_line}' in the table:\n${table}")
+endif()
+# CCM reads plain supersteps as paper 001 does unless told otherwise.
+string(JSON ccm_plain GET "${json}" ccm_plain)
+if(NOT ccm_plain STREQUAL "patterns")
+  message(FATAL_ERROR "ccm_plain is '${ccm_plain}', expected 'patterns' (the default)")
 endif()
 
 # The quick suite: FFT at 2 sizes, broadcast at 2, the five patterns at 2, the

@@ -50,6 +50,7 @@ const char cmd_portability_help[] =
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
     "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
     "                           [-o FILE] [--platform P] [--hostfile F]\n"
+    "                           [--ccm-plain bsp|patterns]\n"
     "\n"
     "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
     "equivalent programs (the same problem solved in different ways: FFT divide and\n"
@@ -79,6 +80,8 @@ const char cmd_portability_help[] =
     "                     with --machine from `polybsp probe --engine smpi`\n"
     "  --platform P       smpi: a SimGrid platform file or a shipped platform's name\n"
     "  --hostfile F       smpi: the host of each rank, one a line\n"
+    "  --ccm-plain PLAIN  patterns (default) or bsp: how CCM charges a superstep\n"
+    "                     that is no collective, as for `polybsp predict`\n"
     "  --format FORMAT    table (default) or json on stdout\n"
     "  -o, --output FILE  also write the JSON to FILE\n"
     "  -h, --help         show this help\n"
@@ -122,6 +125,7 @@ typedef struct options {
     const char *engine;
     const char *platform, *hostfile; /* smpi */
     int procs, repeats, quick, json, quiet;
+    int flags; /* the models' (COST_CCM_PLAIN_BSP: --ccm-plain bsp) */
     tool_progress *progress;
 } options;
 
@@ -145,7 +149,7 @@ static double median(double *v, int n)
 /* One traced run of program i in dir (the working directory): real and each
  * model's prediction of it. Returns 0, or 1 after one line on stderr. */
 static int run_once(results *s, size_t i, const cost_machine *m, const char *machine_name,
-                    double *real, double model[NMODELS])
+                    int flags, double *real, double model[NMODELS])
 {
     const family *f = &s->set.families[s->set.family_of[i]];
     suite_run(&s->set, i, s->procs, f->loops);
@@ -159,7 +163,7 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
     *real = cost_predict(COST_REAL, &t, m, 0, NULL);
     for (int k = 0; k < NMODELS; k++) {
         char why[512];
-        if (cost_model_check(models[k].kind, &t, m, 0, "the trace", machine_name, why,
+        if (cost_model_check(models[k].kind, &t, m, flags, "the trace", machine_name, why,
                              sizeof why) != 0) {
             model[k] = NAN;
             if (!s->unavailable[k][0])
@@ -167,7 +171,7 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
                          suite_variant(&s->set, i), why);
             continue;
         }
-        model[k] = cost_predict(models[k].kind, &t, m, 0, NULL);
+        model[k] = cost_predict(models[k].kind, &t, m, flags, NULL);
     }
     cost_trace_free(&t);
     return 0;
@@ -183,13 +187,13 @@ static int measure(results *s, const options *o, const cost_machine *m, const ch
         if (i == f->first) { /* the loop count, from the median of the first program's pilots */
             f->loops = 1;
             for (int r = 0; r < PILOTS; r++)
-                if (run_once(s, i, m, machine_name, &pilot[r], model) != 0)
+                if (run_once(s, i, m, machine_name, o->flags, &pilot[r], model) != 0)
                     return 1;
             double once = median(pilot, PILOTS);
             f->loops = once > 0 ? (int)fmin(MAX_LOOPS, ceil(target / once)) : 1;
         }
         for (int r = 0; r < o->repeats; r++) {
-            if (run_once(s, i, m, machine_name, &s->real_runs[i][r], model) != 0)
+            if (run_once(s, i, m, machine_name, o->flags, &s->real_runs[i][r], model) != 0)
                 return 1;
             for (int k = 0; k < NMODELS; k++)
                 model_runs[k][r] = model[k];
@@ -252,7 +256,8 @@ static void print_table(const results *s, const options *o, const cost_machine *
     if (cost_machine_levels_procs(m) > 0)
         printf("; D-BSP: the levels measured at P = %d%s", m->levels_procs,
                m->levels_oversubscribed ? ", oversubscribed" : "");
-    printf(" (as predict takes them)\n");
+    printf(" (as predict takes them); CCM: plain supersteps by --ccm-plain %s\n",
+           tool_ccm_plain_name(o->flags));
     if (strcmp(m->engine, o->engine) != 0)
         printf("note        the machine file was calibrated on engine %s\n", m->engine);
     for (int k = 0; k < NMODELS; k++)
@@ -358,8 +363,8 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
     fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"%s\",\n  \"procs\": %d,\n", date, o->engine,
             o->procs);
-    fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"machine\": ", o->repeats,
-            o->quick ? "true" : "false");
+    fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"ccm_plain\": \"%s\",\n  \"machine\": ",
+            o->repeats, o->quick ? "true" : "false", tool_ccm_plain_name(o->flags));
     if (cost_jput_str(f, machine_name, PATH_MAX) < 0)
         fprintf(f, "null");
     fprintf(f, ",\n  \"machine_host\": ");
@@ -453,12 +458,13 @@ enum {
     OPT_ENGINE,
     OPT_PLATFORM,
     OPT_HOSTFILE,
+    OPT_CCM_PLAIN,
     OPT_FORMAT
 };
 static const tool_opt portability_opts[] = {
     {"--quick", false},   {"-q|--quiet", false}, {"--machine", true}, {"-o|--output", true},
     {"-p|--procs", true}, {"--repeats", true},   {"--engine", true},  {"--platform", true},
-    {"--hostfile", true}, {"--format", true}};
+    {"--hostfile", true}, {"--ccm-plain", true}, {"--format", true}};
 static const char *const format_names[] = {"table", "json"};
 
 typedef struct parsing {
@@ -502,6 +508,7 @@ static int on_option(void *ctx, int opt, const char *v)
         return 0;
     case OPT_PLATFORM: o->platform = v; return 0;
     case OPT_HOSTFILE: o->hostfile = v; return 0;
+    case OPT_CCM_PLAIN: return tool_ccm_plain("portability", v, &o->flags);
     default: /* OPT_FORMAT */
         if ((n = tool_choice("portability", "format", v, format_names, 2)) < 0)
             return TOOL_EXIT_USAGE;

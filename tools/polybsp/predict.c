@@ -47,8 +47,8 @@ const char cmd_predict_help[] =
     "                              parts of a partition run in lockstep\n"
     "                     ccm      Collective Computing Model: W + T_f(P,h) per\n"
     "                              collective, T_partition + slowest part + T_rejoin\n"
-    "                              per partition, BSP for plain supersteps\n"
-    "                              (see --ccm-plain)\n"
+    "                              per partition, a plain superstep its\n"
+    "                              pattern's T (see --ccm-plain)\n"
     "                     all      every model (the default; repeat --model to choose\n"
     "                              several); D-BSP and CCM say n/a when the machine\n"
     "                              file lacks their parameters\n"
@@ -75,10 +75,11 @@ const char cmd_predict_help[] =
     "                     a write to a page only read before; fresh or after-read\n"
     "                     charge every fault at that one cost; none only reports\n"
     "                     them\n"
-    "  --ccm-plain PLAIN  how CCM charges a superstep that is no collective: bsp,\n"
-    "                     BSP's g*h + L (the default); patterns, paper 001's way,\n"
-    "                     the probe's own function of the pattern (of paper 000's\n"
-    "                     five) its relation is, BSP's for any other relation\n"
+    "  --ccm-plain PLAIN  how CCM charges a superstep that is no collective:\n"
+    "                     patterns (the default), paper 001's way, the probe's\n"
+    "                     own function of the pattern (of paper 000's five) its\n"
+    "                     relation is, BSP's for any other relation; bsp, BSP's\n"
+    "                     g*h + L for every one\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -132,7 +133,6 @@ static const char *const model_choices[] = {"bsp", "bspstar", "ebsp", "dbsp", "c
 static const char *const format_names[] = {"table", "csv", "json", "html"};
 static const char *const work_names[] = {"measured", "whole", "ops"};
 static const char *const label_names[] = {"traffic", "group"};
-static const char *const plain_names[] = {"bsp", "patterns"};
 
 /* The options of predict, then report's own: the first NCOMMON are both's. */
 enum {
@@ -213,11 +213,7 @@ static int on_option(void *ctx, int opt, const char *v)
         if (k == 1)
             o->flags |= COST_DBSP_GROUP;
         return 0;
-    case OPT_CCM_PLAIN:
-        if ((k = tool_choice(command, "CCM plain superstep", v, plain_names, 2)) < 0)
-            return TOOL_EXIT_USAGE;
-        o->flags = k == 1 ? o->flags | COST_CCM_PATTERNS : o->flags & ~COST_CCM_PATTERNS;
-        return 0;
+    case OPT_CCM_PLAIN: return tool_ccm_plain(command, v, &o->flags);
     default: /* OPT_FORMAT */
         if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
             return TOOL_EXIT_USAGE;
@@ -501,14 +497,14 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         int patterns = 0;
         for (size_t i = 0; i < m->ncoll; i++)
             patterns |= cost_is_hrel(m->coll[i].name);
-        if (!(o->flags & COST_CCM_PATTERNS))
+        if (o->flags & COST_CCM_PLAIN_BSP)
             fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
         else if (patterns)
             fprintf(out, "            a plain superstep in one of paper 000's patterns costs its "
                          "hrel function, any other BSP's g*h + L (--ccm-plain patterns)\n");
         else
             fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
-                         "the machine file (probe again for --ccm-plain patterns)\n");
+                         "the machine file (probe again to fit them)\n");
         const cost_rec *r = unmatched_alg(t, m);
         char name[COST_CCM_NAME_MAX];
         if (r)

@@ -28,7 +28,7 @@ const char cmd_report_help[] =
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default), whole or ops, as for `polybsp predict`\n"
     "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
-    "  --ccm-plain PLAIN  bsp (default) or patterns, as for `polybsp predict`\n"
+    "  --ccm-plain PLAIN  patterns (default) or bsp, as for `polybsp predict`\n"
     "  --faults CHARGE    kind (default), fresh, after-read or none, as for `polybsp\n"
     "                     predict`\n"
     "  -h, --help         show this help\n"

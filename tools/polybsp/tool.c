@@ -1,6 +1,7 @@
 /* tool.c — helpers shared by the subcommands: usage errors, help flags, engines. */
 #include "tool.h"
 
+#include "cost/cost_model.h"
 #include "probe/probe_measure.h"
 
 #include <bsp.h>
@@ -147,6 +148,23 @@ int tool_choice(const char *cmd, const char *what, const char *value, const char
                                names[k]);
     tool_usage_error("%s: unknown %s '%s' (expected %s)", cmd, what, value, list);
     return -1;
+}
+
+/* In the order of the choice's message; index 0 sets the flag. */
+static const char *const ccm_plain_names[] = {"bsp", "patterns"};
+
+int tool_ccm_plain(const char *cmd, const char *value, int *flags)
+{
+    int k = tool_choice(cmd, "CCM plain superstep", value, ccm_plain_names, 2);
+    if (k < 0)
+        return TOOL_EXIT_USAGE;
+    *flags = k == 0 ? *flags | COST_CCM_PLAIN_BSP : *flags & ~COST_CCM_PLAIN_BSP;
+    return 0;
+}
+
+const char *tool_ccm_plain_name(int flags)
+{
+    return ccm_plain_names[flags & COST_CCM_PLAIN_BSP ? 0 : 1];
 }
 
 bool tool_engine_available(const char *name)

@@ -61,6 +61,13 @@ int tool_integer(const char *text, long least, long most, long *out);
 int tool_choice(const char *cmd, const char *what, const char *value, const char *const *names,
                 int n);
 
+/* --ccm-plain VALUE of `polybsp CMD` (predict, report, portability): patterns
+ * clears COST_CCM_PLAIN_BSP in *flags, bsp sets it; returns 0, or
+ * TOOL_EXIT_USAGE after the usage line. tool_ccm_plain_name: the value the
+ * flags stand for. */
+int tool_ccm_plain(const char *cmd, const char *value, int *flags);
+const char *tool_ccm_plain_name(int flags);
+
 /* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
 
