@@ -244,6 +244,16 @@ int cmd_demo(int argc, char **argv)
     snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
     snprintf(raw_path, sizeof raw_path, "%s/probe-raw.json", dir);
     snprintf(constants_path, sizeof constants_path, "%s/fft-constants.json", dir);
+    /* A file of --keep DIR that cannot be written stops the demo now, not after
+     * the probe's seconds of measuring. */
+    const char *kept[] = {machine_path, raw_path, constants_path};
+    for (size_t i = 0; keep && i < sizeof kept / sizeof *kept; i++) {
+        char why[256], line[300];
+        if (core_file_check(kept[i], why, sizeof why) != 0) {
+            snprintf(line, sizeof line, "cannot write: %s", why);
+            return fail(kept[i], line);
+        }
+    }
 
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("polybsp demo: does a cost model predict how long a parallel program takes?\n"
