@@ -98,7 +98,11 @@ static int classify(const cost_trace *t, const cost_group *g, const cost_item *i
         const cost_rec *r = cost_item_rec(t, g, it, j);
         long in = (long)r->nfrom, o = out[j];
         idle += in == 0 && o == 0;
-        if (in == 1 && o == 1) {
+        /* Paper 000's Exchange swaps equal halves: a pair whose one way
+         * carries more than twice the other is no exchange (its cost is the
+         * heavy way's, which the exchange's function would charge twice). */
+        if (in == 1 && o == 1 &&
+            2 * fmin(r->bytes_in, r->bytes_out) >= fmax(r->bytes_in, r->bytes_out)) {
             const cost_rec *p = cost_item_rec(t, g, it, member_index(g, r->from[0]));
             swap += p->nfrom == 1 && p->from[0] == r->pid;
         }
