@@ -31,7 +31,8 @@ int core_copy_window_measure(uint64_t times[2])
     /* Source page-aligned, destination 8 bytes above it mod 4096: the worst
      * distance of the cliff. If there is no memory to measure with, the blocks
      * are the safe side (never worse than 3 times memcpy; the cliff is 15). */
-    char *buf = malloc(2 * CORE_COPY_WINDOW_PROBE + 2 * 4096);
+    /* Up to a page to align src, then src's bytes, a page and 8, dst's bytes. */
+    char *buf = malloc(2 * CORE_COPY_WINDOW_PROBE + 3 * 4096);
     if (!buf) {
         __atomic_store_n(&core_copy_window_state, CORE_COPY_WINDOW_BLOCKS, __ATOMIC_RELAXED);
         return CORE_COPY_WINDOW_BLOCKS;
