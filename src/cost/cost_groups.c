@@ -255,9 +255,13 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
             pattern < 0
                 ? NULL
                 : cost_machine_ccm(m, cost_hrel_name((cost_pattern)pattern, name), g->nmembers);
-        double h = 0; /* max_i max(in_i, out_i), hpput bytes weighed as for BSP */
+        /* h = max_i max(in_i, out_i), with an hpput's byte weighed by the
+         * pattern's own fits of both primitives (paper 000, tables Π.1 and
+         * Π.2), a message's as for BSP. */
+        double h = 0, k_hp = f != NULL ? cost_machine_hp_ratio(m, (cost_pattern)pattern) : 1;
+        double k_send = m->hp_ratio > 0 ? m->hp_ratio : 1;
         for (int j = 0; f != NULL && j < g->nmembers; j++)
-            h = fmax(h, cost_hbytes(cost_item_rec(e->t, g, it, j), m, 0));
+            h = fmax(h, cost_hbytes_weighed(cost_item_rec(e->t, g, it, j), k_hp, k_send, 0));
         if (f != NULL)
             return s->ready + cost_ccm_eval(f, g->nmembers, h);
         return s->ready + fmax(0, m->g * s->h_bsp + m->L);

@@ -148,6 +148,17 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
     return sum ? (double)in + (double)out : (double)(in > out ? in : out);
 }
 
+/* A record's h (in @ out, sum or max) with each byte moved by bsp_hpput
+ * counted k_hp bytes and each byte of a message k_send bytes. */
+static inline double cost_hbytes_weighed(const cost_rec *r, double k_hp, double k_send, int sum)
+{
+    double in = (double)(r->bytes_in - r->once_in) + k_hp * (double)r->hp_in +
+                k_send * (double)(r->once_in - r->hp_in);
+    double out = (double)(r->bytes_out - r->once_out) + k_hp * (double)r->hp_out +
+                 k_send * (double)(r->once_out - r->hp_out);
+    return sum ? in + out : (in > out ? in : out);
+}
+
 /* A record's h for g·h (in @ out, sum or max): each byte that bsp_hpput or
  * bsp_send moved counts hp_ratio bytes. Paper 000 fits g apart for bsp_put
  * and bsp_hpput (tables Π.1 and Π.2); the models charge every byte at
@@ -159,13 +170,12 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
  * from the papers, which have one g per model: without it a program of
  * hpputs or messages was charged twice its copying (docs/models.md, "The
  * quantities"). A collective's own T_f (CCM) takes the bytes as they are, as
- * the probe's samples do. */
+ * the probe's samples do; CCM's superstep in one of paper 000's patterns weighs
+ * an hpput's bytes by that pattern's own fits (cost_machine_hp_ratio). */
 static inline double cost_hbytes(const cost_rec *r, const cost_machine *m, int sum)
 {
     double k = m->hp_ratio > 0 ? m->hp_ratio : 1;
-    double in = (double)(r->bytes_in - r->once_in) + k * (double)r->once_in;
-    double out = (double)(r->bytes_out - r->once_out) + k * (double)r->once_out;
-    return sum ? in + out : (in > out ? in : out);
+    return cost_hbytes_weighed(r, k, k, sum);
 }
 
 /* per_step[s] = M_s − M_{s−1}, M_s the largest phi (one per kept record, as

@@ -47,6 +47,16 @@ const cost_ccm_fn *cost_machine_ccm(const cost_machine *m, const char *name, int
     return cost_machine_collective(m, name);
 }
 
+double cost_machine_hp_ratio(const cost_machine *m, cost_pattern p)
+{
+    if ((unsigned)p < COST_NPATTERNS) {
+        const cost_pattern_fit *put = &m->put[p], *hp = &m->hpput[p];
+        if (put->measured && hp->measured && put->g > 0 && hp->g > 0)
+            return hp->g / put->g;
+    }
+    return m->hp_ratio > 0 ? m->hp_ratio : 1;
+}
+
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P)
 {
     for (size_t i = 0; i < m->nbyprocs; i++)

@@ -226,6 +226,8 @@ static int read_once(cost_jctx *c, const json_t *obj, cost_rec *r)
     r->once_out = r->once_in = 0;
     if (read_once_pair(c, obj, "hp_bytes_out", "hp_bytes_in", "", r) < 0)
         return -1;
+    r->hp_out = r->once_out;
+    r->hp_in = r->once_in;
     return read_once_pair(c, obj, "send_bytes_out", "send_bytes_in", " and hp_bytes", r);
 }
 

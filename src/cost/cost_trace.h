@@ -57,7 +57,8 @@ typedef struct cost_rec {
      * bsp_hpput (the file's hp_bytes_*) and by bsp_send (send_bytes_*); 0 when
      * none or not said (cost_groups.h, cost_hbytes). */
     uint64_t once_out, once_in;
-    int *from; /* pids it received from this superstep (not itself), ascending */
+    uint64_t hp_out, hp_in; /* of once_*, bsp_hpput's part (the rest is bsp_send's) */
+    int *from;              /* pids it received from this superstep (not itself), ascending */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */
     size_t line;            /* its line in the file, for the models' messages */

@@ -164,6 +164,38 @@ static void model_ccm_patterns(void)
     cost_trace_free(&t);
 }
 
+/* Paper 000 fits g per pattern and per primitive (tables Π.1 and Π.2): CCM
+ * weighs the bytes of a pattern superstep that bsp_hpput moved by that
+ * pattern's g_hpput / g_put, a message's by the overall ratio.
+ * machine_ccm_hrel_hp.json: machine_ccm_hrel.json with bsp_hpput g 5e-10
+ * (overall ratio 0.5) and the fits put/hpput g: exchange 1e-9/2.5e-10 (0.25),
+ * pingpong 2e-9/1.6e-9 (0.8). hrel_hp.jsonl, P = 4, W 1 ms each, 0 -> 1 and
+ * 2 -> 3 (or both ways) in every superstep:
+ *   0: 1000 bytes by hpput one way, a ping-pong: h = 0.8 * 1000 = 800,
+ *      0.001 + 2e-6 + 3e-9 * 800 = 0.0010044;
+ *   1: 500 by hpput each way, an exchange: h = 0.25 * 500 = 125,
+ *      0.001 + 1e-6 + 1e-9 * 125 = 0.001001125;
+ *   2: 1000 bytes of messages one way: h = 0.5 * 1000 = 500, 0.0010035;
+ *   3: 600 by hpput and 400 by put one way: h = 0.8 * 600 + 400 = 880,
+ *      0.001 + 2e-6 + 2.64e-6 = 0.00100464. Total 0.004013665.
+ * BSP keeps the overall ratio and in + out: h = 500, 500, 500, 700, each
+ * 0.001 + 1e-9 * h + 1e-5: total 0.0040422. */
+static void model_ccm_pattern_hpput(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("hrel_hp.jsonl", &t);
+    load_machine("machine_ccm_hrel_hp.json", &m);
+    NEAR(cost_machine_hp_ratio(&m, COST_PINGPONG), 0.8);
+    NEAR(cost_machine_hp_ratio(&m, COST_EXCHANGE), 0.25);
+    NEAR(cost_machine_hp_ratio(&m, COST_ALLTOALL), 0.5); /* not measured: the overall ratio */
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.0010044, 0.001001125, 0.0010035, 0.00100464},
+                 0.004013665);
+    expect_model(COST_BSP, &t, &m, 0, (double[]){0.0010105, 0.0010105, 0.0010105, 0.0010107},
+                 0.0040422);
+    cost_trace_free(&t);
+}
+
 /* The relation names the pattern, and an exchange's two ways must be within
  * a factor 2 of each other. relations3.jsonl (P = 3):
  * 0 and 1 swap with 2 left out (an exchange); everyone sends to everyone (an
@@ -511,6 +543,7 @@ static const struct test_case cases[] = {
     {"model_ccm_bcast_alg", model_ccm_bcast_alg},
     {"model_ccm_by_procs", model_ccm_by_procs},
     {"model_ccm_patterns", model_ccm_patterns},
+    {"model_ccm_pattern_hpput", model_ccm_pattern_hpput},
     {"relation_patterns", relation_patterns},
     {"model_ccm_nested", model_ccm_nested},
     {"model_ccm_aborted_division", model_ccm_aborted_division},

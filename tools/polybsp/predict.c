@@ -445,6 +445,23 @@ static long long work_faults(const cost_trace *t)
     return n;
 }
 
+/* CCM's weight of an hpput byte in each pattern superstep (cost_machine_hp_ratio),
+ * said when the trace has such bytes. */
+static void describe_hp_ratios(const cost_machine *m, const cost_trace *t)
+{
+    uint64_t hp = 0;
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        hp += t->recs[i].hp_out;
+    if (hp == 0)
+        return;
+    fprintf(out,
+            "            there a byte moved by bsp_hpput counts its pattern's g_hpput / g_put:");
+    for (int p = 0; p < COST_NPATTERNS; p++)
+        fprintf(out, "%s %s %.3g", p > 0 ? "," : "", cost_pattern_name((cost_pattern)p),
+                cost_machine_hp_ratio(m, (cost_pattern)p));
+    fprintf(out, "\n");
+}
+
 static void describe_machine(const options *o, const cost_machine *m, const cost_trace *t,
                              const results *r)
 {
@@ -499,10 +516,11 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
             patterns |= cost_is_hrel(m->coll[i].name);
         if (o->flags & COST_CCM_PLAIN_BSP)
             fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
-        else if (patterns)
+        else if (patterns) {
             fprintf(out, "            a plain superstep in one of paper 000's patterns costs its "
                          "hrel function, any other BSP's g*h + L (--ccm-plain patterns)\n");
-        else
+            describe_hp_ratios(m, t);
+        } else
             fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
                          "the machine file (probe again to fit them)\n");
         const cost_rec *r = unmatched_alg(t, m);
