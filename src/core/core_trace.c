@@ -115,14 +115,16 @@ void core_trace_start(core_proc *p)
     core_tracer *t = &p->tr;
     /* At bsp_begin (the engine starts every process it holds, before any runs:
      * no core_self yet) process 0 creates the file for the run; a process that
-     * calls bsp_trace_begin creates it if no one here has. That takes a few
+     * calls bsp_trace_begin creates it if no one here has, where "here" holds
+     * process 0: the file is process 0's, and an MPI rank without it would
+     * leave a header of its own in its working directory. That takes a few
      * hundred microseconds (replacing a file), which delays this process alone
      * inside the traced part: its clock starts before, so the time is in its
      * first w, and the record says how much of w it was (setup). */
     double begin = core_now();
     t->setup = 0;
     if (core_self) {
-        if (core_trace_create(p->run, "bsp_trace_begin"))
+        if (p->run->procs[0] && core_trace_create(p->run, "bsp_trace_begin"))
             t->setup = core_now() - begin;
     } else if (p->pid == 0) {
         core_trace_create(p->run, "bsp_begin");

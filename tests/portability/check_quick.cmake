@@ -10,10 +10,20 @@
 if(NOT DEFINED ENGINE)
   set(ENGINE threads)
 endif()
+# It runs in an empty directory, which it must leave empty: its traces go to a
+# directory of its own (on MPI, every rank's).
+set(cwd ${OUT}.cwd)
+file(REMOVE_RECURSE ${cwd})
+file(MAKE_DIRECTORY ${cwd})
 execute_process(COMMAND ${TOOL} portability --quick --engine ${ENGINE} --machine ${MACHINE} -o ${OUT}
+  WORKING_DIRECTORY ${cwd}
   OUTPUT_VARIABLE table ERROR_VARIABLE progress RESULT_VARIABLE status)
 if(NOT status EQUAL 0)
   message(FATAL_ERROR "polybsp portability exited with ${status}:\n${progress}")
+endif()
+file(GLOB left RELATIVE ${cwd} ${cwd}/*)
+if(left)
+  message(FATAL_ERROR "polybsp portability left ${left} in its working directory")
 endif()
 set(models bsp bspstar ebsp dbsp ccm)
 foreach(row IN ITEMS "BSP " "BSP* " "EBSP " "D-BSP " "CCM ")
