@@ -11,7 +11,8 @@
  * the end unless --keep DIR names one to keep them in; each is written whole
  * (core_file), and one whose name in DIR is taken by anything but a regular file
  * stops the demo. Bad options: one line, status 2; a step that fails: one line,
- * status 1.
+ * status 1. After a failed step or a stop by signal the temporary directory is
+ * kept if anything is in it, and stderr's last line names it.
  */
 #define _DEFAULT_SOURCE /* realpath, mkdtemp */
 #include "predict.h"
@@ -34,6 +35,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,33 @@ static int on_demo_option(void *ctx, int opt, const char *v)
     }
 }
 
+typedef struct demo_paths {
+    const char *dir;
+    bool keep;
+    char *machine, *raw, *constants; /* non-const: report's argv holds them */
+} demo_paths;
+
+static int demo_steps(int argc, char **argv, probe_options *po, bool quiet,
+                      const demo_paths *paths);
+
+/* A stop by the user (Ctrl-C, a kill) removes the temporary directory if
+ * nothing is in it yet, else says where the files are, then takes the signal's
+ * own course: rmdir, write and raise are safe in a handler. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+enum { NSTOP = sizeof stop_signals / sizeof *stop_signals };
+static char stop_dir[4096], stopped_line[4200];
+
+static void say_where_and_stop(int sig)
+{
+    static const char stopped[] = "\npolybsp: demo: stopped\n";
+    ssize_t ignored = rmdir(stop_dir) == 0
+                          ? write(STDERR_FILENO, stopped, sizeof stopped - 1)
+                          : write(STDERR_FILENO, stopped_line, strlen(stopped_line));
+    (void)ignored;
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int cmd_demo(int argc, char **argv)
 {
     probe_options o = {.budget = 30};
@@ -240,7 +269,7 @@ int cmd_demo(int argc, char **argv)
         if (!mkdtemp(dir))
             return fail(dir, strerror(errno));
     }
-    char machine_path[4200], raw_path[4200], constants_path[4200], err[512];
+    char machine_path[4200], raw_path[4200], constants_path[4200];
     snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
     snprintf(raw_path, sizeof raw_path, "%s/probe-raw.json", dir);
     snprintf(constants_path, sizeof constants_path, "%s/fft-constants.json", dir);
@@ -254,7 +283,36 @@ int cmd_demo(int argc, char **argv)
             return fail(kept[i], line);
         }
     }
+    demo_paths paths = {dir, keep != NULL, machine_path, raw_path, constants_path};
+    /* What finished stays readable when a step fails or the user stops the
+     * demo: the files are kept in the temporary directory, and said where. */
+    snprintf(stop_dir, sizeof stop_dir, "%s", dir);
+    snprintf(stopped_line, sizeof stopped_line,
+             "\npolybsp: demo: stopped; the files made so far are in %s\n", dir);
+    struct sigaction on_stop = {.sa_handler = say_where_and_stop}, before[NSTOP];
+    sigemptyset(&on_stop.sa_mask);
+    for (int i = 0; i < NSTOP && !keep; i++)
+        sigaction(stop_signals[i], &on_stop, &before[i]);
+    int status = demo_steps(argc, argv, &o, quiet, &paths);
+    for (int i = 0; i < NSTOP && !keep; i++)
+        sigaction(stop_signals[i], &before[i], NULL);
+    if (keep)
+        printf("Files kept in %s\n", dir);
+    else if (status != 0 && rmdir(dir) != 0) /* rmdir: only an empty one goes */
+        fprintf(stderr, "polybsp: demo: the files made so far are in %s\n", dir);
+    return status;
+}
 
+/* Steps 1 to 3 and the report, with the files in paths->dir; 0, or 1 after
+ * the failing step's line. Removes the directory at the end unless it is kept. */
+static int demo_steps(int argc, char **argv, probe_options *po, bool quiet, const demo_paths *paths)
+{
+    probe_options o = *po;
+    const char *dir = paths->dir;
+    char *machine_path = paths->machine, *raw_path = paths->raw;
+    const char *constants_path = paths->constants;
+    const bool keep = paths->keep;
+    char err[512];
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     printf("polybsp demo: does a cost model predict how long a parallel program takes?\n"
            "Step 1 calibrates this machine (g, L and friends), step 2 the FFT's local work,\n"
@@ -396,9 +454,7 @@ int cmd_demo(int argc, char **argv)
            sizes_n[MAX_SIZES - 1]);
     fflush(stdout);
     int report_status = predict_main(8, report_argv, "report");
-    if (keep)
-        printf("Files kept in %s\n", dir);
-    else
+    if (report_status == 0 && !keep)
         remove_dir(dir);
     return report_status;
 }
