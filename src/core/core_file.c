@@ -1,6 +1,8 @@
 /* core_file — atomic replacement of a file, and what a reader may trust (see core_file.h). */
 #include "core/core_file.h"
 
+#include "core/core_stop.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdatomic.h>
@@ -104,6 +106,7 @@ int core_file_create(core_file *w, const char *path, char *why, size_t whylen)
         core_file_discard(w);
         return fail(why, whylen, err);
     }
+    core_stop_temp(path, w->tmp); /* a stop now removes it with the path, if registered */
     if (exists)
         (void)fchmod(fd, st.st_mode & 07777); /* best effort: the content matters more */
     w->f = fdopen(fd, "w");
@@ -146,6 +149,8 @@ void core_file_discard(core_file *w)
         fclose(w->f);
     if (w->tmp)
         unlink(w->tmp);
+    if (w->path)
+        core_stop_temp(w->path, NULL); /* after the unlink: a stop between removes nothing twice */
     free(w->tmp);
     free(w->path);
     memset(w, 0, sizeof *w);

@@ -1,6 +1,7 @@
 /* probe_ccm — CCM: traced collectives, their samples and fits (contract in probe_ccm.h). */
 #include "probe/probe_ccm.h"
 
+#include "core/core_stop.h"
 #include "cost/cost_fit.h"
 #include "cost/cost_groups.h"
 #include "cost/cost_trace.h"
@@ -274,11 +275,13 @@ int probe_ccm_measure(probe_ccm *c, int P, double deadline)
         return -1;
     }
     close(fd);
+    int stop = core_stop_remove(path, 0); /* megabytes of samples: not left after a stop */
     c->rounds.deadline = deadline;
     int rc = traced_section(c, P, path, err, errlen);
     if (rc == 0)
         rc = append_samples(c, path, err, errlen);
     unlink(path);
+    core_stop_forget(stop);
     if (rc == 0 && c->nprocs < COST_MAX_PROCS)
         c->procs[c->nprocs++] = P;
     return rc;

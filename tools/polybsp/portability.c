@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "tool.h"
 
+#include "core/core_stop.h"
 #include "cost/cost_json.h"
 #include "cost/cost_machine.h"
 #include "cost/cost_model.h"
@@ -617,6 +618,12 @@ int cmd_portability(int argc, char **argv)
     }
     unsetenv("POLYBSP_TRACE");
     snprintf(machine_path, sizeof machine_path, "%s/machine.json", dir);
+    /* A stop leaves nothing of this directory: its files, then itself. */
+    char trace_path[4200];
+    snprintf(trace_path, sizeof trace_path, "%s/polybsp-trace.jsonl", dir);
+    int stop = core_stop_remove(dir, 1);
+    core_stop_remove(machine_path, 0);
+    core_stop_remove(trace_path, 0);
     if (!o.machine) {
         rc = quick_probe(&o, machine_path);
         if (rc == 0 && cost_machine_read(machine_path, &m, err, sizeof err) != 0) {
@@ -642,6 +649,7 @@ int cmd_portability(int argc, char **argv)
         rc = measure(s, &o, &m, machine_name);
     }
     tool_progress_end(&progress);
+    core_stop_forget(stop);
     if (chdir(cwd) != 0 || rmdir(dir) != 0)
         fprintf(stderr, "polybsp: portability: could not remove %s: %s\n", dir, strerror(errno));
     if (rc == 0) {

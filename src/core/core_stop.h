@@ -1,0 +1,26 @@
+/* core_stop — what to remove if the user stops the program.
+ *
+ * Contract: core_stop_remove registers a path, a file or a directory (empty by
+ * the time it is removed), to remove if SIGINT, SIGTERM or SIGHUP arrives
+ * before core_stop_forget; the handler removes the registered paths, the
+ * latest first (a directory's files before it), then the signal takes the
+ * course it had before: the handler installed before, or the default action. A
+ * signal that was ignored is left alone. The first registration installs the
+ * handler, the last forget puts back what was there, so uses nest. For the
+ * tools' temporary files; registered and forgotten from one thread, outside
+ * any SPMD section. A file written whole (core_file) at a registered path has
+ * its temporary removed too.
+ */
+#ifndef POLYBSP_CORE_STOP_H
+#define POLYBSP_CORE_STOP_H
+
+/* A handle for core_stop_forget, or -1 (nothing registered) when the table is
+ * full or the path too long: the file then stays after a stop, as before. */
+int core_stop_remove(const char *path, int is_dir);
+void core_stop_forget(int handle);
+/* core_file's temporary beside a registered path (tmp, or NULL once it is
+ * renamed or removed) goes with the path; nothing for a path not registered.
+ * May be called from any thread while the registrations do not change. */
+void core_stop_temp(const char *path, const char *tmp);
+
+#endif
