@@ -16,6 +16,7 @@ static struct {
     int is_dir;
     char tmp[CORE_STOP_PATH + 8];  /* core_file's temporary for path, when has_tmp */
     volatile sig_atomic_t has_tmp; /* set after tmp is whole, cleared before it changes */
+    const char *removed, *kept;    /* core_stop_say's lines, or NULL */
 } stack[CORE_STOP_MAX];
 static volatile sig_atomic_t depth;
 
@@ -24,13 +25,22 @@ enum { NSTOP = sizeof stop_signals / sizeof *stop_signals };
 static struct sigaction before[NSTOP];
 static int installed[NSTOP];
 
-/* unlink, rmdir, sigaction and raise are async-signal-safe. */
+static void say(const char *line)
+{
+    if (line) {
+        ssize_t ignored = write(STDERR_FILENO, line, strlen(line));
+        (void)ignored;
+    }
+}
+
+/* unlink, rmdir, write, sigaction and raise are async-signal-safe. */
 static void remove_and_stop(int sig)
 {
     for (int i = depth - 1; i >= 0; i--) {
         if (stack[i].has_tmp)
             unlink(stack[i].tmp);
-        (void)(stack[i].is_dir ? rmdir(stack[i].path) : unlink(stack[i].path));
+        int gone = (stack[i].is_dir ? rmdir(stack[i].path) : unlink(stack[i].path)) == 0;
+        say(gone ? stack[i].removed : stack[i].kept);
     }
     depth = 0;
     for (int k = 0; k < NSTOP; k++) {
@@ -53,6 +63,7 @@ int core_stop_remove(const char *path, int is_dir)
     memcpy(stack[depth].path, path, len + 1);
     stack[depth].is_dir = is_dir;
     stack[depth].has_tmp = 0;
+    stack[depth].removed = stack[depth].kept = NULL;
     if (depth == 0) {
         struct sigaction on_stop = {.sa_handler = remove_and_stop};
         sigemptyset(&on_stop.sa_mask);
@@ -64,6 +75,14 @@ int core_stop_remove(const char *path, int is_dir)
         }
     }
     return depth++;
+}
+
+void core_stop_say(int handle, const char *removed, const char *kept)
+{
+    if (handle >= 0 && handle < depth) {
+        stack[handle].removed = removed;
+        stack[handle].kept = kept;
+    }
 }
 
 void core_stop_forget(int handle)

@@ -18,6 +18,10 @@
  * full or the path too long: the file then stays after a stop, as before. */
 int core_stop_remove(const char *path, int is_dir);
 void core_stop_forget(int handle);
+/* What the handler writes to stderr about handle's path: removed when it went,
+ * kept when it could not (a directory with files in it); either may be NULL
+ * (nothing said). The strings must live until core_stop_forget. */
+void core_stop_say(int handle, const char *removed, const char *kept);
 /* core_file's temporary beside a registered path (tmp, or NULL once it is
  * renamed or removed) goes with the path; nothing for a path not registered.
  * May be called from any thread while the registrations do not change. */

@@ -20,6 +20,7 @@
 #include "tool.h"
 
 #include "core/core_file.h"
+#include "core/core_stop.h"
 #include "cost/cost_machine.h"
 #include "cost/cost_model.h"
 #include "cost/cost_trace.h"
@@ -35,7 +36,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,24 +228,6 @@ typedef struct demo_paths {
 static int demo_steps(int argc, char **argv, probe_options *po, bool quiet,
                       const demo_paths *paths);
 
-/* A stop by the user (Ctrl-C, a kill) removes the temporary directory if
- * nothing is in it yet, else says where the files are, then takes the signal's
- * own course: rmdir, write and raise are safe in a handler. */
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
-enum { NSTOP = sizeof stop_signals / sizeof *stop_signals };
-static char stop_dir[4096], stopped_line[4200];
-
-static void say_where_and_stop(int sig)
-{
-    static const char stopped[] = "\npolybsp: demo: stopped\n";
-    ssize_t ignored = rmdir(stop_dir) == 0
-                          ? write(STDERR_FILENO, stopped, sizeof stopped - 1)
-                          : write(STDERR_FILENO, stopped_line, strlen(stopped_line));
-    (void)ignored;
-    signal(sig, SIG_DFL);
-    raise(sig);
-}
-
 int cmd_demo(int argc, char **argv)
 {
     probe_options o = {.budget = 30};
@@ -285,17 +267,15 @@ int cmd_demo(int argc, char **argv)
     }
     demo_paths paths = {dir, keep != NULL, machine_path, raw_path, constants_path};
     /* What finished stays readable when a step fails or the user stops the
-     * demo: the files are kept in the temporary directory, and said where. */
-    snprintf(stop_dir, sizeof stop_dir, "%s", dir);
-    snprintf(stopped_line, sizeof stopped_line,
+     * demo: a stop removes the temporary directory only if nothing is in it
+     * yet, else keeps it and says where (core_stop). */
+    static char kept_line[4200];
+    snprintf(kept_line, sizeof kept_line,
              "\npolybsp: demo: stopped; the files made so far are in %s\n", dir);
-    struct sigaction on_stop = {.sa_handler = say_where_and_stop}, before[NSTOP];
-    sigemptyset(&on_stop.sa_mask);
-    for (int i = 0; i < NSTOP && !keep; i++)
-        sigaction(stop_signals[i], &on_stop, &before[i]);
+    int stop = keep ? -1 : core_stop_remove(dir, 1);
+    core_stop_say(stop, "\npolybsp: demo: stopped\n", kept_line);
     int status = demo_steps(argc, argv, &o, quiet, &paths);
-    for (int i = 0; i < NSTOP && !keep; i++)
-        sigaction(stop_signals[i], &before[i], NULL);
+    core_stop_forget(stop);
     if (keep)
         printf("Files kept in %s\n", dir);
     else if (status != 0 && rmdir(dir) != 0) /* rmdir: only an empty one goes */
