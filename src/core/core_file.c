@@ -176,3 +176,9 @@ int core_file_is_regular(FILE *f)
     int fd = fileno(f);
     return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
+
+const char *core_file_tmpdir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}

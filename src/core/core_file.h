@@ -43,4 +43,8 @@ int core_file_write(const char *path, const char *text, size_t len, char *why, s
 /* 1 when f reads a regular file, 0 otherwise (also for memory streams). */
 int core_file_is_regular(FILE *f);
 
+/* Where the tools put their temporary files: $TMPDIR when set and not empty,
+ * else /tmp (docs/env.md). */
+const char *core_file_tmpdir(void);
+
 #endif

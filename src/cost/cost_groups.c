@@ -259,7 +259,7 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
          * pattern's own fits of both primitives (paper 000, tables Π.1 and
          * Π.2), a message's as for BSP. */
         double h = 0, k_hp = f != NULL ? cost_machine_hp_ratio(m, (cost_pattern)pattern) : 1;
-        double k_send = m->hp_ratio > 0 ? m->hp_ratio : 1;
+        double k_send = cost_machine_hp_ratio(m, COST_NO_PATTERN);
         for (int j = 0; f != NULL && j < g->nmembers; j++)
             h = fmax(h, cost_hbytes_weighed(cost_item_rec(e->t, g, it, j), k_hp, k_send, 0));
         if (f != NULL)

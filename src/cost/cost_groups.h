@@ -57,8 +57,8 @@ const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int 
  * that swap (EXCHANGE) or send one way (PINGPONG), one member of an odd group
  * left out; one member sending to all others (ONETOALL) or receiving from all
  * (ALLTOONE); every member sending to every other (ALLTOALL). A group of 2 is
- * EXCHANGE or PINGPONG. -1 for any other relation, for none, and for traffic
- * with processes outside g. */
+ * EXCHANGE or PINGPONG. COST_NO_PATTERN (-1) for any other relation, for
+ * none, and for traffic with processes outside g. */
 int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it);
 /* "hrel." and the pattern's name: the CCM function of a plain superstep of
  * that relation (the probe fits it as it fits the collectives). buf: at least
@@ -174,7 +174,7 @@ static inline double cost_hbytes_weighed(const cost_rec *r, double k_hp, double 
  * an hpput's bytes by that pattern's own fits (cost_machine_hp_ratio). */
 static inline double cost_hbytes(const cost_rec *r, const cost_machine *m, int sum)
 {
-    double k = m->hp_ratio > 0 ? m->hp_ratio : 1;
+    double k = cost_machine_hp_ratio(m, COST_NO_PATTERN);
     return cost_hbytes_weighed(r, k, k, sum);
 }
 

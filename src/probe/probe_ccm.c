@@ -1,6 +1,7 @@
 /* probe_ccm — CCM: traced collectives, their samples and fits (contract in probe_ccm.h). */
 #include "probe/probe_ccm.h"
 
+#include "core/core_file.h"
 #include "core/core_stop.h"
 #include "cost/cost_fit.h"
 #include "cost/cost_groups.h"
@@ -265,12 +266,11 @@ int probe_ccm_measure(probe_ccm *c, int P, double deadline)
 {
     char *err = c->failed;
     size_t errlen = sizeof c->failed;
-    const char *tmp = getenv("TMPDIR");
     char path[4096];
-    snprintf(path, sizeof path, "%s/polybsp-probe-ccm-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(path, sizeof path, "%s/polybsp-probe-ccm-XXXXXX", core_file_tmpdir());
     int fd = mkstemp(path);
     if (fd < 0) {
-        snprintf(err, errlen, "cannot create a trace file in %s: %s", tmp && *tmp ? tmp : "/tmp",
+        snprintf(err, errlen, "cannot create a trace file in %s: %s", core_file_tmpdir(),
                  strerror(errno));
         return -1;
     }

@@ -52,6 +52,7 @@ size_t probe_messages(cost_pattern pattern, int P, int pid, long h, int split, p
             n = emit(out, n, (pid + k) % P, at, at, share(h / 2, P - 1, k - 1), split);
         }
         break;
+    case COST_NO_PATTERN: /* no messages */ break;
     }
     return n;
 }

@@ -76,6 +76,7 @@ static void check(cost_pattern pat, int P, long h, int split)
             CHECKF(s == 0 ? !sends : (sends || h < P - 1), "AllToOne: %d sends %d", s, sends);
             break;
         case COST_ALLTOALL: CHECKF(sends, "AllToAll: %d sends nothing", s); break;
+        case COST_NO_PATTERN: CHECKF(!sends, "no pattern: %d sends", s); break;
         }
     }
     free(m);

@@ -246,8 +246,7 @@ int cmd_demo(int argc, char **argv)
         if (!realpath(keep, dir))
             return fail(keep, strerror(errno));
     } else {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/polybsp-demo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        snprintf(dir, sizeof dir, "%s/polybsp-demo.XXXXXX", core_file_tmpdir());
         if (!mkdtemp(dir))
             return fail(dir, strerror(errno));
     }

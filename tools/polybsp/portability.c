@@ -24,6 +24,7 @@
 #include "progress.h"
 #include "tool.h"
 
+#include "core/core_file.h"
 #include "core/core_stop.h"
 #include "cost/cost_json.h"
 #include "cost/cost_machine.h"
@@ -607,8 +608,7 @@ int cmd_portability(int argc, char **argv)
     /* The traces are written to the working directory (POLYBSP_TRACE would trace
      * the set-up too): run in a directory of our own. */
     char dir[4096], cwd[4096], machine_path[4200];
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof dir, "%s/polybsp-portability.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(dir, sizeof dir, "%s/polybsp-portability.XXXXXX", core_file_tmpdir());
     if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
         fprintf(stderr, "polybsp: portability: cannot make a working directory: %s\n",
                 strerror(errno));

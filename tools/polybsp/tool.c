@@ -1,6 +1,8 @@
 /* tool.c — helpers shared by the subcommands: usage errors, help flags, engines. */
 #include "tool.h"
 
+#include "core/core_file.h"
+#include "core/core_stop.h"
 #include "cost/cost_model.h"
 #include "probe/probe_measure.h"
 
@@ -190,6 +192,29 @@ const char *tool_engine_list(void)
     return list;
 }
 
+#ifdef POLYBSP_MPIEXEC
+static pid_t job_pid;                  /* mpiexec, while tool_exec_mpi waits */
+static volatile sig_atomic_t job_stop; /* the stop signal passed on to it, or 0 */
+
+static void pass_stop(int sig)
+{
+    job_stop = sig;
+    kill(job_pid, sig);
+}
+#endif
+
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+/* The job's own session directory (tool_exec_mpi), if it made one, goes. */
+static void session_end(const char *session, int stop)
+{
+    if (session[0]) {
+        core_stop_forget(stop);
+        rmdir(session);
+        unsetenv("OMPI_MCA_orte_tmpdir_base");
+    }
+}
+#endif
+
 int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 {
 #ifdef POLYBSP_MPIEXEC
@@ -214,6 +239,22 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
     }
+    /* Open MPI keeps a job's session files under one directory per user and
+     * host (/tmp/ompi.<host>.<uid>), which one job can remove while another
+     * creates it: two jobs started at once can fail with "mkdir ... File
+     * exists" (seen in CI with two mpiruns). Unless the user chose the base,
+     * every job gets one of its own; Open MPI empties it at the job's end. */
+    char session[4096] = "";
+    int session_stop = -1;
+    if (getenv("OMPI_MCA_orte_tmpdir_base") == NULL) {
+        snprintf(session, sizeof session, "%s/polybsp-mpi.XXXXXX", core_file_tmpdir());
+        if (mkdtemp(session) != NULL) {
+            setenv("OMPI_MCA_orte_tmpdir_base", session, 1);
+            session_stop = core_stop_remove(session, 1);
+        } else {
+            session[0] = '\0'; /* the shared directory, as before */
+        }
+    }
 #endif
     if (np > 0) {
         args[k++] = (char *)"-np";
@@ -233,19 +274,44 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     if (child < 0) {
         fprintf(stderr, "polybsp: %s: cannot start '%s': %s\n", cmd, POLYBSP_MPIEXEC,
                 strerror(errno));
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+        session_end(session, session_stop);
+#endif
         return 1;
     }
-    struct sigaction ignore = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    /* A terminal's interrupt reaches the whole process group, mpiexec with it:
+     * we ignore it, as system(3) does. A SIGTERM or SIGHUP sent to polybsp
+     * alone (kill PID) would leave mpiexec and its ranks running: it is passed
+     * on to mpiexec, which ends the ranks, and once it has ended the signal
+     * takes its course here. */
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, pass = {.sa_handler = pass_stop};
+    struct sigaction old_int, old_quit, old_term, old_hup;
     sigemptyset(&ignore.sa_mask);
+    sigemptyset(&pass.sa_mask);
+    job_pid = child;
+    job_stop = 0;
     sigaction(SIGINT, &ignore, &old_int);
     sigaction(SIGQUIT, &ignore, &old_quit);
+    sigaction(SIGTERM, NULL, &old_term);
+    sigaction(SIGHUP, NULL, &old_hup);
+    if (old_term.sa_handler != SIG_IGN) /* a signal ignored (nohup) stays so */
+        sigaction(SIGTERM, &pass, NULL);
+    if (old_hup.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &pass, NULL);
     int status;
     while (waitpid(child, &status, 0) < 0 && errno == EINTR)
         continue;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
-    if (WIFSIGNALED(status))
-        return 128 + WTERMSIG(status);
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+    session_end(session, session_stop);
+#endif
+    if (job_stop)
+        raise(job_stop);
+    if (job_stop || WIFSIGNALED(status))
+        return 128 + (job_stop ? job_stop : WTERMSIG(status));
     int code = WEXITSTATUS(status);
     if (code == 128 + SIGKILL)
         fprintf(stderr, "polybsp: %s: a process was killed by signal %d (SIGKILL)\n", cmd, SIGKILL);
