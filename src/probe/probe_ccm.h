@@ -5,8 +5,8 @@
  * caller's value is restored afterwards). In it, every collective of
  * <polybsp_coll.h>, bsp_par on 2 parts, and a bare division run at every size
  * n: n bytes per process (bcast, reduce, allreduce and scan on n bytes, rounded
- * up to doubles for the combining ones; gather, allgather, scatter, alltoall and
- * alltoallv on blocks of n/P bytes; par's results of n bytes), paper 000's
+ * up to doubles for the combining ones, a TWOPHASE bcast on at least P bytes; gather, allgather,
+ * scatter, alltoall and alltoallv on blocks of n/P bytes; par's results of n bytes), paper 000's
  * five patterns as plain supersteps of bsp_puts whose busiest process sends or
  * receives n bytes (cost_relation_pattern names them "hrel.PATTERN"; at P = 2
  * a one-to-all is a ping-pong and an all-to-all an exchange); the division
