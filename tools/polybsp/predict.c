@@ -518,7 +518,8 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
             fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
         else if (patterns) {
             fprintf(out, "            a plain superstep in one of paper 000's patterns costs its "
-                         "hrel function, any other BSP's g*h + L (--ccm-plain patterns)\n");
+                         "hrel function (a dense relation the all-to-all's), any other BSP's "
+                         "g*h + L (--ccm-plain patterns)\n");
             describe_hp_ratios(m, t);
         } else
             fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
