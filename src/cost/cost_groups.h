@@ -56,8 +56,8 @@ const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int 
  * is, by who sends to whom (each record's from), whatever the sizes: pairs
  * that swap (EXCHANGE) or send one way (PINGPONG), one member of an odd group
  * left out; one member sending to all others (ONETOALL) or receiving from all
- * (ALLTOONE); every member sending to every other (ALLTOALL), or to and
- * from more than half of the others (a dense relation). A group of 2 is
+ * (ALLTOONE); every member sending to every other (ALLTOALL), or more than
+ * half of all ordered pairs communicating (a dense relation). A group of 2 is
  * EXCHANGE or PINGPONG. COST_NO_PATTERN (-1) for any other relation, for
  * none, and for traffic with processes outside g. */
 int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it);
