@@ -100,7 +100,7 @@ static int walk(sampler *s, const cost_group *g)
             /* A plain superstep of one of paper 000's patterns: a sample of
              * its h-relation function (cost_groups.c, ccm_step). */
             int plain = strcmp(r0->kind, "normal") == 0 || strcmp(r0->kind, "oblivious") == 0;
-            int pattern = plain ? cost_relation_pattern(s->t, g, it) : -1;
+            int pattern = plain ? cost_relation_pattern(s->t, g, it, NULL) : -1;
             char name[COST_CCM_NAME_MAX];
             if (pattern >= 0)
                 add(s, cost_hrel_name((cost_pattern)pattern, name), g->nmembers,

@@ -76,7 +76,8 @@ static int member_index(const cost_group *g, int pid)
 }
 
 /* cost_relation_pattern with out, zeroed, room for a count per member. */
-static int classify(const cost_trace *t, const cost_group *g, const cost_item *it, int *out)
+static int classify(const cost_trace *t, const cost_group *g, const cost_item *it, int *out,
+                    int *dense)
 {
     int n = g->nmembers;
     long edges = 0;
@@ -122,24 +123,18 @@ static int classify(const cost_trace *t, const cost_group *g, const cost_item *i
         return COST_ALLTOONE;
     if (n >= 3 && all == n)
         return COST_ALLTOALL;
-    /* A departure (docs/models.md, "CCM"): a dense relation, more than half
-     * of the n(n−1) ordered pairs communicating, is an all-to-all with some
-     * pairs left out (a sample sort's buckets, multisearch's queries, an
-     * irregular exchange). Its cost is the all-to-all's many messages, not
-     * BSP's line: on a simulated fat-tree at P = 64 the line charged the
-     * suite's irregular relations 2.5x under, the all-to-all's function
-     * within 0.66-1.5x. */
-    if (n >= 3 && 2 * edges > (long)n * (n - 1))
-        return COST_ALLTOALL;
-    return -1;
+    *dense = n >= 3 && 2 * edges > (long)n * (n - 1);
+    return *dense ? COST_ALLTOALL : -1;
 }
 
-int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it)
+int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it, int *dense)
 {
     int *out = g->nmembers >= 2 ? calloc((size_t)g->nmembers, sizeof *out) : NULL;
-    int pattern = out != NULL ? classify(t, g, it, out) : -1;
+    int is_dense = 0, pattern = out != NULL ? classify(t, g, it, out, &is_dense) : -1;
     free(out);
-    return pattern;
+    if (dense)
+        *dense = is_dense;
+    return is_dense && !dense ? -1 : pattern;
 }
 
 #define HREL_PREFIX "hrel."
@@ -258,7 +253,9 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
          * and every one with COST_CCM_PLAIN_BSP, cost BSP's g·h + L, kept >= 0
          * like every T. On a simulated fat-tree at P = 64 an all-to-all of any
          * size costs 0.6 ms where BSP's line says 0.14 (docs/models.md, "CCM"). */
-        int pattern = e->flags & COST_CCM_PLAIN_BSP ? -1 : cost_relation_pattern(e->t, g, it);
+        int dense = 0;
+        int pattern =
+            e->flags & COST_CCM_PLAIN_BSP ? -1 : cost_relation_pattern(e->t, g, it, &dense);
         char name[COST_CCM_NAME_MAX];
         const cost_ccm_fn *f =
             pattern < 0
@@ -266,11 +263,26 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
                 : cost_machine_ccm(m, cost_hrel_name((cost_pattern)pattern, name), g->nmembers);
         /* h = max_i max(in_i, out_i), with an hpput's byte weighed by the
          * pattern's own fits of both primitives (paper 000, tables Π.1 and
-         * Π.2), a message's as for BSP. */
-        double h = 0, k_hp = f != NULL ? cost_machine_hp_ratio(m, (cost_pattern)pattern) : 1;
+         * Π.2), a message's as for BSP.
+         * A departure (docs/models.md, "CCM"): a dense relation, more than
+         * half of the ordered pairs communicating (a sample sort's buckets,
+         * multisearch's queries), is an all-to-all with some pairs left out
+         * and pays for its many messages as the all-to-all does, not BSP's
+         * line (2.5-4x under on simulated clusters at P = 64). Its T is the
+         * all-to-all's at the members' mean h: the pattern's samples have
+         * every member at one h, so the mean is their h, and a relation where
+         * one process sends half of everything moves the volume of its mean,
+         * not of its busiest (the max charged cluster-16x8's up to 9.7x). */
+        double h = 0, hsum = 0;
+        double k_hp = f != NULL ? cost_machine_hp_ratio(m, (cost_pattern)pattern) : 1;
         double k_send = cost_machine_hp_ratio(m, COST_NO_PATTERN);
-        for (int j = 0; f != NULL && j < g->nmembers; j++)
-            h = fmax(h, cost_hbytes_weighed(cost_item_rec(e->t, g, it, j), k_hp, k_send, 0));
+        for (int j = 0; f != NULL && j < g->nmembers; j++) {
+            double hj = cost_hbytes_weighed(cost_item_rec(e->t, g, it, j), k_hp, k_send, 0);
+            h = fmax(h, hj);
+            hsum += hj;
+        }
+        if (dense)
+            h = hsum / g->nmembers;
         if (f != NULL)
             return s->ready + cost_ccm_eval(f, g->nmembers, h);
         return s->ready + fmax(0, m->g * s->h_bsp + m->L);

@@ -56,11 +56,14 @@ const cost_ccm_fn *cost_ccm_fn_of(const cost_machine *m, const cost_rec *r, int 
  * is, by who sends to whom (each record's from), whatever the sizes: pairs
  * that swap (EXCHANGE) or send one way (PINGPONG), one member of an odd group
  * left out; one member sending to all others (ONETOALL) or receiving from all
- * (ALLTOONE); every member sending to every other (ALLTOALL), or more than
- * half of all ordered pairs communicating (a dense relation). A group of 2 is
+ * (ALLTOONE); every member sending to every other (ALLTOALL). A group of 2 is
  * EXCHANGE or PINGPONG. COST_NO_PATTERN (-1) for any other relation, for
- * none, and for traffic with processes outside g. */
-int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it);
+ * none, and for traffic with processes outside g; but with dense not NULL, a
+ * relation in which more than half of all ordered pairs communicate is
+ * ALLTOALL too, and *dense says whether the relation was such a dense one
+ * (rather than every pair). */
+int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_item *it,
+                          int *dense);
 /* "hrel." and the pattern's name: the CCM function of a plain superstep of
  * that relation (the probe fits it as it fits the collectives). buf: at least
  * COST_CCM_NAME_MAX bytes. */

@@ -517,9 +517,11 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         if (o->flags & COST_CCM_PLAIN_BSP)
             fprintf(out, "            plain supersteps cost BSP's g*h + L (--ccm-plain bsp)\n");
         else if (patterns) {
-            fprintf(out, "            a plain superstep in one of paper 000's patterns costs its "
-                         "hrel function (a dense relation the all-to-all's), any other BSP's "
-                         "g*h + L (--ccm-plain patterns)\n");
+            fprintf(
+                out,
+                "            a plain superstep in one of paper 000's patterns costs its "
+                "hrel function (a dense relation the all-to-all's at its mean h), any other BSP's "
+                "g*h + L (--ccm-plain patterns)\n");
             describe_hp_ratios(m, t);
         } else
             fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
