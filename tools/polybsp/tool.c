@@ -193,13 +193,14 @@ const char *tool_engine_list(void)
 }
 
 #ifdef POLYBSP_MPIEXEC
-static pid_t job_pid;                  /* mpiexec, while tool_exec_mpi waits */
+static volatile pid_t job_pid;         /* mpiexec, while tool_exec_mpi waits; 0 before */
 static volatile sig_atomic_t job_stop; /* the stop signal passed on to it, or 0 */
 
 static void pass_stop(int sig)
 {
     job_stop = sig;
-    kill(job_pid, sig);
+    if (job_pid > 0)
+        kill(job_pid, sig);
 }
 #endif
 
@@ -262,33 +263,18 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     }
     memcpy(args + k, argv, (n + 1) * sizeof *args);
     /* mpiexec runs as a child, so that a rank killed by SIGKILL, which no
-     * handler of the rank can report, still gets its line. Interrupts reach
-     * mpiexec, which ends the ranks; we wait for it, as system(3) does. */
-    pid_t child = fork();
-    if (child == 0) {
-        execv(args[0], args);
-        fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
-        _exit(127);
-    }
-    free(args);
-    if (child < 0) {
-        fprintf(stderr, "polybsp: %s: cannot start '%s': %s\n", cmd, POLYBSP_MPIEXEC,
-                strerror(errno));
-#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
-        session_end(session, session_stop);
-#endif
-        return 1;
-    }
-    /* A terminal's interrupt reaches the whole process group, mpiexec with it:
-     * we ignore it, as system(3) does. A SIGTERM or SIGHUP sent to polybsp
-     * alone (kill PID) would leave mpiexec and its ranks running: it is passed
-     * on to mpiexec, which ends the ranks, and once it has ended the signal
-     * takes its course here. */
+     * handler of the rank can report, still gets its line. A terminal's
+     * interrupt reaches the whole process group, mpiexec with it: we ignore
+     * it while we wait, as system(3) does. A SIGTERM or SIGHUP sent to
+     * polybsp alone (kill PID) would leave mpiexec and its ranks running: it
+     * is passed on to mpiexec, which ends the ranks, and once it has ended
+     * the signal takes its course here. The handlers are in place before the
+     * fork, so that no such signal falls between the two. */
     struct sigaction ignore = {.sa_handler = SIG_IGN}, pass = {.sa_handler = pass_stop};
     struct sigaction old_int, old_quit, old_term, old_hup;
     sigemptyset(&ignore.sa_mask);
     sigemptyset(&pass.sa_mask);
-    job_pid = child;
+    job_pid = 0;
     job_stop = 0;
     sigaction(SIGINT, &ignore, &old_int);
     sigaction(SIGQUIT, &ignore, &old_quit);
@@ -298,9 +284,29 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         sigaction(SIGTERM, &pass, NULL);
     if (old_hup.sa_handler != SIG_IGN)
         sigaction(SIGHUP, &pass, NULL);
-    int status;
-    while (waitpid(child, &status, 0) < 0 && errno == EINTR)
-        continue;
+    pid_t child = fork();
+    if (child == 0) {
+        /* mpiexec takes interrupts as polybsp had them (exec resets the
+         * pass-on handlers by itself, not what is ignored). */
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGQUIT, &old_quit, NULL);
+        execv(args[0], args);
+        fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
+        _exit(127);
+    }
+    free(args);
+    int status = 0;
+    if (child > 0) {
+        job_pid = child;
+        if (job_stop) /* arrived before job_pid was known */
+            kill(child, job_stop);
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+            continue;
+    } else {
+        fprintf(stderr, "polybsp: %s: cannot start '%s': %s\n", cmd, POLYBSP_MPIEXEC,
+                strerror(errno));
+    }
+    job_pid = 0;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
     sigaction(SIGTERM, &old_term, NULL);
@@ -310,6 +316,8 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 #endif
     if (job_stop)
         raise(job_stop);
+    if (child < 0)
+        return 1;
     if (job_stop || WIFSIGNALED(status))
         return 128 + (job_stop ? job_stop : WTERMSIG(status));
     int code = WEXITSTATUS(status);
