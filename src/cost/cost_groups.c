@@ -134,7 +134,9 @@ int cost_relation_pattern(const cost_trace *t, const cost_group *g, const cost_i
     free(out);
     if (dense)
         *dense = is_dense;
-    return is_dense && !dense ? -1 : pattern;
+    else if (is_dense)
+        pattern = COST_NO_PATTERN; /* the caller takes exact patterns only */
+    return pattern;
 }
 
 #define HREL_PREFIX "hrel."
@@ -268,7 +270,7 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
          * half of the ordered pairs communicating (a sample sort's buckets,
          * multisearch's queries), is an all-to-all with some pairs left out
          * and pays for its many messages as the all-to-all does, not BSP's
-         * line (2.5-4x under on simulated clusters at P = 64). Its T is the
+         * line (2.5-10x under on simulated clusters at P = 64). Its T is the
          * all-to-all's at the members' mean h: the pattern's samples have
          * every member at one h, so the mean is their h, and a relation where
          * one process sends half of everything moves the volume of its mean,

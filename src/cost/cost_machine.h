@@ -156,9 +156,10 @@ const cost_ccm_fn *cost_machine_ccm(const cost_machine *m, const char *name, int
 /* What a byte moved by bsp_hpput weighs against one of bsp_put in a
  * superstep of pattern p: g_hpput / g_put of p's own fits (tables Π.1 and Π.2
  * of paper 000) when both were measured with g > 0, else (and for
- * COST_NO_PATTERN) hp_ratio, the overall fits' ratio (1 without them). With a pull engine the copy
- * an hpput saves is the receiver's, so the saving differs by pattern: on a 2-core threads machine
- * 0.26 of a put byte in the Exchange, 0.79 in the PingPong. */
+ * COST_NO_PATTERN) hp_ratio, the overall fits' ratio (1 without them). With
+ * a pull engine the copy an hpput saves is the receiver's, so the saving
+ * differs by pattern: on a 2-core threads machine 0.26 of a put byte in the
+ * Exchange, 0.79 in the PingPong. */
 double cost_machine_hp_ratio(const cost_machine *m, cost_pattern p);
 /* The fit of by_procs for P processes; NULL when the file has none for P. */
 const cost_procs_fit *cost_machine_procs_fit(const cost_machine *m, int P);

@@ -204,18 +204,6 @@ static void pass_stop(int sig)
 }
 #endif
 
-#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
-/* The job's own session directory (tool_exec_mpi), if it made one, goes. */
-static void session_end(const char *session, int stop)
-{
-    if (session[0]) {
-        core_stop_forget(stop);
-        rmdir(session);
-        unsetenv("OMPI_MCA_orte_tmpdir_base");
-    }
-}
-#endif
-
 int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 {
 #ifdef POLYBSP_MPIEXEC
@@ -312,7 +300,11 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
 #ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
-    session_end(session, session_stop);
+    if (session[0]) { /* the job's own session directory goes */
+        core_stop_forget(session_stop);
+        rmdir(session);
+        unsetenv("OMPI_MCA_orte_tmpdir_base");
+    }
 #endif
     if (job_stop)
         raise(job_stop);
