@@ -25,18 +25,25 @@ void bsp_init(void (*spmd)(void), int argc, char **argv) { eng_init(spmd, argc, 
 
 void bsp_end(void)
 {
-    if (api_self("bsp_end")->ctx->parent)
+    if (api_enter("bsp_end")->ctx->parent)
         core_fatal("bsp_end", "called inside a partition (call bsp_rejoin first)");
     eng_end();
 }
 
 double bsp_time(void)
 {
-    core_proc *p = api_self("bsp_time");
-    return core_now() - p->run->t0;
+    core_proc *p = api_enter("bsp_time");
+    double t = core_now() - p->run->t0;
+    api_leave(p);
+    return t;
 }
 
-void bsp_sync(void) { core_sync(api_self("bsp_sync")); }
+void bsp_sync(void)
+{
+    core_proc *p = api_enter("bsp_sync");
+    core_sync(p);
+    api_leave(p);
+}
 
 /* The error line stays one line: trailing line ends are dropped, and any other
  * control character but tab is written as an escape (\n, \r, \xHH). */
@@ -75,16 +82,18 @@ unsigned long bsp_superstep(void) { return api_self("bsp_superstep")->step; }
  * cannot walk over. */
 void bsp_trace_begin(void)
 {
-    core_proc *p = api_self("bsp_trace_begin");
+    core_proc *p = api_enter("bsp_trace_begin");
     if (!p->run->trace_all)
         core_trace_start(p);
+    api_leave(p);
 }
 
 void bsp_trace_end(void)
 {
-    core_proc *p = api_self("bsp_trace_end");
+    core_proc *p = api_enter("bsp_trace_end");
     if (!p->run->trace_all)
         core_trace_stop(p);
+    api_leave(p);
 }
 
 _Static_assert(POLYBSP_OPS_WORD + 1 == CORE_OPS_KINDS, "a kind of operations without its key");
@@ -113,10 +122,18 @@ void bsp_trace_ops_of(polybsp_ops_kind kind, double ops)
 
 int bsp_partition(int nparts, const double *weights)
 {
-    return grp_partition(api_self("bsp_partition"), nparts, weights);
+    core_proc *p = api_enter("bsp_partition");
+    int part = grp_partition(p, nparts, weights);
+    api_leave(p);
+    return part;
 }
 
-void bsp_rejoin(void) { grp_rejoin(api_self("bsp_rejoin")); }
+void bsp_rejoin(void)
+{
+    core_proc *p = api_enter("bsp_rejoin");
+    grp_rejoin(p);
+    api_leave(p);
+}
 
 int bsp_partners(int part, int *pids, int max)
 {
@@ -136,10 +153,16 @@ int bsp_level(void) { return api_self("bsp_level")->ctx->group->depth; }
 void bsp_par(int nparts, const double *weights, void (*task)(int part, void *result, void *arg),
              void *arg, void *results, size_t result_bytes)
 {
-    core_proc *p = api_self("bsp_par");
+    core_proc *p = api_enter("bsp_par");
     if (!task)
         core_fatal("bsp_par", "no task function");
     grp_par(p, nparts, weights, task, arg, results, result_bytes);
+    api_leave(p);
 }
 
-void bsp_oblsync(size_t nmessages) { core_oblsync(api_self("bsp_oblsync"), nmessages); }
+void bsp_oblsync(size_t nmessages)
+{
+    core_proc *p = api_enter("bsp_oblsync");
+    core_oblsync(p, nmessages);
+    api_leave(p);
+}

@@ -5,12 +5,14 @@
  * is not a BSP process". api_need stops the run with "NAME is NULL"
  * when a pointer the call must read or write through is NULL. The dialect
  * files (api_classic.c, api_mc.c) share one body, api_dialect_body.inc, and differ
- * only in their types and in the sign check.
+ * only in their types and in the sign check. api_enter / api_enter_local and
+ * api_leave bracket the calls that do the library's work (eng_work_pause).
  */
 #ifndef POLYBSP_API_H
 #define POLYBSP_API_H
 
 #include "core/core.h"
+#include "engine/engine.h"
 
 core_proc *api_self_slow(const char *call);
 
@@ -19,6 +21,27 @@ static inline core_proc *api_self(const char *call)
     core_proc *p = core_self;
     return p ? p : api_self_slow(call);
 }
+
+/* The calls that do the library's work (communicate, buffer, synchronise,
+ * read the clock) are bracketed by these, so that a simulated clock charges
+ * the program's computation alone (eng_work_pause). */
+static inline core_proc *api_enter(const char *call)
+{
+    core_proc *p = api_self(call);
+    eng_work_pause(p, 1);
+    return p;
+}
+
+/* The same for a call that only buffers (puts, gets, sends, registrations):
+ * the computation around it may go on adding up. */
+static inline core_proc *api_enter_local(const char *call)
+{
+    core_proc *p = api_self(call);
+    eng_work_pause(p, 0);
+    return p;
+}
+
+static inline void api_leave(core_proc *p) { eng_work_resume(p); }
 
 static inline void api_need(const void *ptr, const char *call, const char *name)
 {

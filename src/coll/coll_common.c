@@ -43,6 +43,7 @@ void *coll_alloc(size_t n)
 
 void coll_begin(core_proc *p, core_step_kind kind, int root, size_t nbytes)
 {
+    eng_work_pause(p, 1);
     core_coll_begin(p, kind, root, nbytes);
 }
 
@@ -67,6 +68,7 @@ void coll_end(core_proc *p)
 {
     core_coll_expose(p, NULL, 0);
     core_trace_label(p, CORE_KIND_NORMAL);
+    eng_work_resume(p);
 }
 
 void coll_put_blocks(core_proc *p, const char *call, const void *src, size_t stride, void *dst,

@@ -177,6 +177,9 @@ struct core_proc {
     unsigned ended_how; /* 0, or CORE_END_* once the process left the section */
     core_tracer tr;
     core_copy_pick copy_pick; /* core_run.stream_out == CORE_STREAM_MEASURED */
+    /* smpi engine (eng_work_pause): the thread's CPU clock when the program's
+     * computation last resumed, and what it computed not yet charged. */
+    double work_mark, work_pending;
 };
 
 enum { CORE_END_CALLED = 1, CORE_END_RETURNED = 2 };

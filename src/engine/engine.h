@@ -84,6 +84,23 @@ typedef struct eng_coll {
  * caller puts nothing; 0 when the caller must put. Called after coll_begin. */
 int eng_coll_native(struct core_ctx *c, const eng_coll *op);
 
+/* The simulated clock (smpi engine) charges the program's own computation
+ * only: the CPU time its thread spends outside the BSPlib calls, timed as
+ * SMPI times computation (this thread's CPU clock, scaled by smpi/host-speed
+ * over the simulated host's speed) and charged when a call begins
+ * (eng_work_pause; flush: a call that communicates or reads the clock, not
+ * one that only buffers, such as bsp_put); the library's bookkeeping between its MPI calls is not
+ * (eng_work_resume at the call's end restarts the count). SMPI's own charging,
+ * which would take that bookkeeping too, is off (smpi/simulate-computation:no,
+ * set by polybsp-smpirun). Other engines measure real time: both do nothing. */
+#ifdef POLYBSP_SMPI
+void eng_work_pause(struct core_proc *p, int flush);
+void eng_work_resume(struct core_proc *p);
+#else
+static inline void eng_work_pause(struct core_proc *p, int flush) { (void)p, (void)flush; }
+static inline void eng_work_resume(struct core_proc *p) { (void)p; }
+#endif
+
 /* Collective over c's group: checks every member passed the same bounds
  * first[0..nparts] as member 0, and returns the group of part `part`. */
 struct core_group *eng_partition(struct core_ctx *c, int nparts, const int *first, int part);

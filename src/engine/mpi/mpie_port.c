@@ -9,9 +9,12 @@
 
 #ifdef POLYBSP_SMPI
 #include <simgrid/actor.h>
+#include <smpi/smpi.h>
+#include <xbt/config.h>
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 
@@ -57,6 +60,83 @@ void mpie_progress(const core_ctx *c)
     fprintf(stderr, "polybsp: smpi: pid 0 at superstep %lu, simulated time %.6g s\n", c->proc->step,
             core_now() - c->proc->run->t0);
 }
+
+/* This thread's CPU time (the system call: see wall_now). Under SMPI every
+ * rank runs on the simulator's thread, but between two BSPlib calls of a rank
+ * no other runs: the simulator switches only inside MPI calls. */
+static double thread_cpu_now(void)
+{
+    struct timespec ts;
+    syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* What one read of the clock costs (the least of a few), taken off every
+ * stretch between two calls: the reads are the library's, and here one takes
+ * about half a microsecond, as much as the loop between two puts. Every rank
+ * runs on this one thread, one at a time, so one figure serves all. */
+static double clock_cost(void)
+{
+    static double cost = -1;
+    if (cost < 0) {
+        double least = 1, last = thread_cpu_now();
+        for (int i = 0; i < 16; i++) {
+            double now = thread_cpu_now();
+            least = now - last < least ? now - last : least;
+            last = now;
+        }
+        cost = least;
+    }
+    return cost;
+}
+
+/* smpi/cpu-threshold, read once. */
+static double cpu_threshold(void)
+{
+    static double least = -1;
+    if (least < 0)
+        least = sg_cfg_get_double("smpi/cpu-threshold");
+    return least;
+}
+
+/* The program's computation adds up over a superstep's stretches (a loop of
+ * bsp_send calls computes between them) and is charged once it reaches
+ * smpi/cpu-threshold (1 us by default, the least computation SMPI charges);
+ * what is left below it when a call that communicates or reads the clock
+ * begins (flush) is dropped, as
+ * SMPI drops a shorter computation: a program of communication alone then
+ * takes the same simulated time at every run, unless a stretch of its own
+ * (a first call through the dynamic linker, caches cold after other ranks
+ * ran) reaches the threshold. */
+/* Whether the library charges computation: polybsp-smpirun says so
+ * (POLYBSP_SMPI_CHARGE=1) unless POLYBSP_SMPI_FLAGS set
+ * smpi/simulate-computation, which leaves the charging to SMPI or to no one. */
+static int charging(void)
+{
+    static int on = -1;
+    if (on < 0) {
+        const char *v = getenv("POLYBSP_SMPI_CHARGE");
+        on = v != NULL && strcmp(v, "1") == 0;
+    }
+    return on;
+}
+
+void eng_work_pause(core_proc *p, int flush)
+{
+    if (!charging())
+        return;
+    double now = thread_cpu_now(), d = now - p->work_mark - clock_cost();
+    if (d > 0)
+        p->work_pending += d;
+    /* A call nested in another's user code (bsp_par's tasks) counts from here. */
+    p->work_mark = now;
+    if (flush || p->work_pending >= cpu_threshold()) {
+        smpi_execute(p->work_pending);
+        p->work_pending = 0;
+    }
+}
+
+void eng_work_resume(core_proc *p) { p->work_mark = thread_cpu_now(); }
 
 /* SMPI (SimGrid 3.32) has no matched probe. A plain probe then a receive on the
  * probed source and tag takes the same message: each rank has one thread that
