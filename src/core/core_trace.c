@@ -5,12 +5,14 @@
 #include "core/core.h"
 #include "core/core_error.h"
 #include "core/core_file.h"
+#include "core/core_rate.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *const kind_names[CORE_NKINDS] = {
@@ -84,20 +86,48 @@ void core_trace_free(core_proc *p)
     free(t->looked);
 }
 
-/* Page faults the calling thread has taken, or -1 where they say nothing of one
- * process: under SMPI every simulated rank runs on the simulator's threads.
- * A sync's faults are the first touch of memory (a destination that was never
- * written, a buffer that grew): time that no model's g or L describes
- * (docs/models.md, "Page faults in the sync"). */
+/* Page faults and involuntary context switches the calling thread has taken,
+ * or -1 where they say nothing of one process: under SMPI every simulated rank
+ * runs on the simulator's threads. A sync's faults are the first touch of
+ * memory (a destination that was never written, a buffer that grew): time
+ * that no model's g or L describes (docs/models.md, "Page faults in the
+ * sync"). A context switch the thread did not ask for is time it lost to
+ * another (a preempted superstep, which `portability` leaves out). */
+static void thread_usage(int64_t *faults, int64_t *preempt)
+{
+#ifdef POLYBSP_SMPI
+    *faults = *preempt = -1;
+#else
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) != 0) {
+        *faults = *preempt = -1;
+        return;
+    }
+    *faults = (int64_t)ru.ru_minflt + (int64_t)ru.ru_majflt;
+    *preempt = (int64_t)ru.ru_nivcsw;
+#endif
+}
+
 static int64_t thread_faults(void)
+{
+    int64_t faults, preempt;
+    thread_usage(&faults, &preempt);
+    return faults;
+}
+
+/* The thread's CPU time: what a superstep computed, whatever else this machine
+ * ran meanwhile, and so a figure that holds on another machine once scaled by
+ * the two rates (predict --machine). Under SMPI, the simulated work itself (w:
+ * the library charges the program's CPU time alone, eng_work_pause). */
+static double thread_cpu(void)
 {
 #ifdef POLYBSP_SMPI
     return -1;
 #else
-    struct rusage ru;
-    if (getrusage(RUSAGE_THREAD, &ru) != 0)
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
         return -1;
-    return (int64_t)ru.ru_minflt + (int64_t)ru.ru_majflt;
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 #endif
 }
 
@@ -148,7 +178,8 @@ void core_trace_start(core_proc *p)
     forget_dests(t);
     atomic_store_explicit(&p->run->traced, 1, memory_order_relaxed);
     t->on = 1;
-    t->faults_exit = thread_faults();
+    thread_usage(&t->faults_exit, &t->preempt_exit);
+    t->cpu_exit = thread_cpu();
     t->last_exit = (t->setup > 0 ? begin : core_now()) - p->run->t0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
         t->ops[k] = -1;
@@ -157,8 +188,10 @@ void core_trace_start(core_proc *p)
 
 void core_trace_thread_begins(core_proc *p)
 {
-    if (p->tr.on)
-        p->tr.faults_exit = thread_faults();
+    if (p->tr.on) {
+        thread_usage(&p->tr.faults_exit, &p->tr.preempt_exit);
+        p->tr.cpu_exit = thread_cpu();
+    }
 }
 
 void core_trace_stop(core_proc *p) { p->tr.on = 0; }
@@ -264,6 +297,7 @@ void core_trace_enter(core_proc *p)
     /* Counted outside [t_enter, t_exit], so the two calls (0.2 µs each here)
      * fall into the measured work, not into the sync the models predict. */
     p->tr.faults_enter = thread_faults();
+    p->tr.cpu_enter = thread_cpu();
     p->tr.t_enter = core_now() - p->run->t0;
     p->tr.step = p->step;
     p->tr.bytes_in = p->tr.msgs_in = 0;
@@ -288,8 +322,10 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
      * against 0.35 untraced). */
     double now = core_now() - p->run->t0;
     /* Before a new block of records is touched: its faults are the tracer's. */
-    int64_t faults = thread_faults();
+    int64_t faults, preempt;
+    thread_usage(&faults, &preempt);
     int64_t faults_after = faults;
+    double cpu = thread_cpu();
     size_t n = atomic_load_explicit(&t->published, memory_order_relaxed);
     if (n % CORE_TRACE_BLOCK == 0) {
         core_trace_block *b = malloc(sizeof *b);
@@ -318,6 +354,12 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->level = (uint8_t)level;
     r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
+#ifdef POLYBSP_SMPI
+    r->cpu = r->w > 0 ? r->w : 0;
+#else
+    r->cpu = t->cpu_enter >= 0 && t->cpu_exit >= 0 ? t->cpu_enter - t->cpu_exit : -1;
+#endif
+    r->preempt = preempt >= 0 && t->preempt_exit >= 0 ? preempt - t->preempt_exit : -1;
     r->copy = copy_seconds(t, now + p->run->t0, r->w);
     r->setup = t->setup < r->w ? t->setup : r->w;
     t->setup = 0;
@@ -352,6 +394,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     forget_dests(t);
     t->last_exit = now;
     t->faults_exit = faults_after;
+    t->preempt_exit = preempt;
+    t->cpu_exit = cpu;
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
 }
 
@@ -366,6 +410,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
     if (r->alg)
         fprintf(f, "\"alg\":\"%s\",", r->alg);
     fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
+    if (r->cpu >= 0)
+        fprintf(f, "\"cpu\":%.9g,", r->cpu);
     if (r->copy >= 0)
         fprintf(f, "\"copy\":%.9g,", r->copy);
     if (r->setup > 0)
@@ -389,6 +435,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
         fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
     if (r->w_faults >= 0)
         fprintf(f, "\"w_faults\":%lld,", (long long)r->w_faults);
+    if (r->preempt >= 0)
+        fprintf(f, "\"preempt\":%lld,", (long long)r->preempt);
     fputs("\"from\":[", f);
     for (uint32_t i = 0; i < r->nfrom; i++)
         fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);
@@ -409,14 +457,40 @@ static void write_json_text(FILE *f, const char *s)
     }
 }
 
-static void write_header(FILE *f, const core_run *run)
+/* The machine a run's trace comes from: its name (under SMPI, the platform's,
+ * as the probe names a simulated machine), cores and DAXPY rate, so that a
+ * prediction for another machine can scale its work (predict --machine). */
+static void write_machine(FILE *f)
+{
+    char host[256] = "";
+#ifdef POLYBSP_SMPI
+    const char *platform = getenv("POLYBSP_SMPI_PLATFORM");
+    snprintf(host, sizeof host, "%s", platform ? platform : "");
+#else
+    if (gethostname(host, sizeof host - 1) != 0)
+        host[0] = '\0';
+#endif
+    fprintf(f, ",\"host\":\"");
+    write_json_text(f, host);
+    fprintf(f, "\",\"cores\":%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    double rate = core_rate_here();
+    if (rate > 0)
+        fprintf(f, ",\"rate\":%.6g", rate);
+}
+
+/* The header; with the machine (measured once, when the run's records are
+ * written: never inside the traced part). */
+static void write_header(FILE *f, const core_run *run, int machine)
 {
     fprintf(f,
             "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"%s\","
             "\"program\":\"",
             run->nprocs, eng_name());
     write_json_text(f, run->program ? run->program : "");
-    fprintf(f, "\"}\n");
+    fprintf(f, "\"");
+    if (machine)
+        write_machine(f);
+    fprintf(f, "}\n");
 }
 
 void core_trace_write_records(FILE *f, const core_proc *p)
@@ -454,7 +528,7 @@ static int save(core_run *run, const char *records, size_t len, const char *how,
      * superstep (bsp_trace_begin): no fsync for it, which would add a
      * millisecond to that superstep; the whole trace is synced at the end. */
     w.transient = records != NULL && len == 0 && how == NULL;
-    write_header(w.f, run);
+    write_header(w.f, run, how != NULL);
     if (records)
         fwrite(records, 1, len, w.f);
     else

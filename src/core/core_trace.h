@@ -26,6 +26,9 @@ typedef struct core_trace_rec {
     unsigned long step;
     unsigned long op; /* collective instance, for collective kinds */
     double w, t_enter, t_exit;
+    double cpu;      /* of w's span, the thread's CPU time; -1: not timed */
+    int64_t preempt; /* involuntary context switches from the last sync's end to this one's; -1: not
+                        known */
     double ops[CORE_OPS_KINDS]; /* declared operations of each kind; -1: not declared */
     double copy;  /* of w, seconds spent copying payloads into out buffers; -1: not timed */
     double setup; /* of w, seconds bsp_trace_begin spent making the trace file */
@@ -81,6 +84,10 @@ typedef struct core_tracer {
     double last_exit, t_enter;
     int64_t faults_enter; /* the thread's page faults when the sync began */
     int64_t faults_exit;  /* ... when the last sync ended, or tracing began */
+    /* The thread's CPU clock and involuntary context switches when the last
+     * sync ended (or tracing began), and its CPU clock when this one began. */
+    double cpu_exit, cpu_enter;
+    int64_t preempt_exit;
     /* Pages of the next sync's destinations that were never touched (each costs
      * a fresh-page fault), and the pages already looked at, by page number. */
     int64_t fresh;

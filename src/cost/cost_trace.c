@@ -73,6 +73,30 @@ static void copy_cut(char *dst, size_t cap, const char *src)
     dst[n] = '\0';
 }
 
+/* The machine the run took place on, optional (writers before 2026-11-28 did
+ * not say): its name, cores and DAXPY rate (0 when absent). */
+static int read_source(cost_jctx *c, const json_t *obj, cost_trace *t)
+{
+    t->host[0] = '\0';
+    t->cores = 0;
+    t->rate = 0;
+    json_t *v = json_object_get(obj, "host");
+    if (v != NULL) {
+        if (!json_is_string(v))
+            return cost_jfail(c, "host", "expected a string");
+        copy_cut(t->host, sizeof t->host, json_string_value(v));
+    }
+    long long cores;
+    if (json_object_get(obj, "cores") != NULL) {
+        if (cost_jint(c, obj, "cores", 1, INT_MAX, &cores) < 0)
+            return -1;
+        t->cores = (int)cores;
+    }
+    if (json_object_get(obj, "rate") != NULL && cost_jnum(c, obj, "rate", COST_POS, &t->rate) < 0)
+        return -1;
+    return 0;
+}
+
 static int read_header(reader *rd, const json_t *obj)
 {
     cost_jctx c = ctx_for(rd);
@@ -101,6 +125,8 @@ static int read_header(reader *rd, const json_t *obj)
     if (!json_is_string(v))
         return cost_jfail(&c, "program", "expected a string");
     copy_cut(rd->t->program, sizeof rd->t->program, json_string_value(v));
+    if (read_source(&c, obj, rd->t) < 0)
+        return -1;
     rd->t->version = COST_TRACE_VERSION;
     rd->t->nprocs = (int)nprocs;
     return 0;
@@ -338,6 +364,12 @@ static int read_record(reader *rd, const json_t *obj, cost_rec *r)
     /* Absent copy: "not timed" (an older writer, or SMPI), all of w is work. */
     if (read_part_of_w(&c, obj, "copy", r->w, &r->copy) < 0 ||
         read_part_of_w(&c, obj, "setup", r->w, &r->setup) < 0)
+        return -1;
+    /* Absent: "not timed" (a writer from before the field). */
+    r->cpu = -1;
+    if (json_object_get(obj, "cpu") != NULL && cost_jnum(&c, obj, "cpu", COST_NONNEG, &r->cpu) < 0)
+        return -1;
+    if (read_optional_count(&c, obj, "preempt", &r->preempt) < 0)
         return -1;
     /* Absent: "not counted" (SMPI, or a writer from before the field). */
     if (read_optional_count(&c, obj, "faults", &r->faults) < 0 ||

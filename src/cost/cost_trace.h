@@ -34,14 +34,16 @@ typedef struct cost_group cost_group;
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32]; /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
-    char *group;   /* the part path "i/j/..." inside a partition, NULL at the top level */
-    long long op;  /* which collective of this process it belongs to; -1 when absent */
-    char alg[16];  /* the algorithm its caller named for the collective; "" when absent */
-    int level;     /* D-BSP cluster level: 0 = the whole machine */
-    double w;      /* seconds of local time before the sync */
-    double copy;   /* of w, seconds copying payloads for others (0: not timed) */
-    double setup;  /* of w, seconds bsp_trace_begin spent making the trace file */
+    char kind[32];     /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
+    char *group;       /* the part path "i/j/..." inside a partition, NULL at the top level */
+    long long op;      /* which collective of this process it belongs to; -1 when absent */
+    char alg[16];      /* the algorithm its caller named for the collective; "" when absent */
+    int level;         /* D-BSP cluster level: 0 = the whole machine */
+    double w;          /* seconds of local time before the sync */
+    double cpu;        /* of w's span, the process's CPU time (under SMPI, w); -1: not timed */
+    long long preempt; /* involuntary context switches in the superstep, or -1 when not counted */
+    double copy;       /* of w, seconds copying payloads for others (0: not timed) */
+    double setup;      /* of w, seconds bsp_trace_begin spent making the trace file */
     /* Before w, in a process's first record only: how much later than the
      * earliest process's its clock started (its thread was made later), time
      * that REAL holds and every model's W charges (cost_work). Set when read. */
@@ -69,6 +71,11 @@ typedef struct cost_trace {
     int nprocs;
     char engine[32];
     char program[256];
+    /* The machine the run took place on (the header's "host", "cores" and
+     * "rate"): "", 0 and 0 when the trace does not say. */
+    char host[128];
+    int cores;
+    double rate;              /* DAXPY flop/s, as the machine file's rate r */
     unsigned long first_step; /* the smallest step kept (> 0 when tracing started mid-run) */
     int same_start;           /* 1: every process's first kept record is step first_step */
     unsigned long nsteps;     /* columns: the most records any process has */

@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (1: as smpicc's own definition) */
 #include "probe/probe_measure.h"
 
+#include "core/core_rate.h"
 #include "cost/cost_fit.h"
 #include "probe/probe_ccm.h"
 #include "probe/probe_levels.h"
@@ -152,7 +153,7 @@ static void comm(const probe_job *job, probe_job *out)
     free(msgs);
 }
 
-enum { DAXPY_N = 1024, RATE_TIMINGS = 5 };
+enum { DAXPY_N = CORE_DAXPY_N, RATE_TIMINGS = 5 };
 /* The comparison kernel's sorted table (256 KiB: the size of a search tree
  * that stays in a core's L2) and its searches per repetition; the word
  * kernel's gather (256 KiB of words, read through a shuffled index). */
@@ -169,16 +170,12 @@ typedef struct kernel {
 } kernel;
 typedef double (*kernel_time)(kernel *k, long iters);
 
-/* DAXPYs y += a*x on vectors of DAXPY_N doubles (2 DAXPY_N flops each); a
- * alternates in sign so that y stays bounded however long it runs. */
+/* DAXPYs y += a*x on vectors of DAXPY_N doubles (2 DAXPY_N flops each),
+ * core_daxpy's, which the trace's rate measures too. */
 static double daxpy_time(kernel *k, long iters)
 {
     double t0 = bsp_time();
-    for (long it = 0; it < iters; it++) {
-        double a = it % 2 ? -1.0 / 3.0 : 1.0 / 3.0;
-        for (int i = 0; i < DAXPY_N; i++)
-            k->y[i] += a * k->x[i];
-    }
+    core_daxpy(k->y, k->x, iters);
     return bsp_time() - t0;
 }
 

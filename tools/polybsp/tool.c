@@ -2,11 +2,9 @@
 #include "tool.h"
 
 #include "core/core_file.h"
+#include "core/core_rate.h"
 #include "core/core_stop.h"
 #include "cost/cost_model.h"
-#include "probe/probe_measure.h"
-
-#include <bsp.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -356,23 +354,22 @@ int tool_exec_sibling(const char *cmd, const char *sibling, long np, int argc, c
 }
 
 #ifdef POLYBSP_SMPI
-/* SimGrid charges a rank's computation, timed on this machine, as if this
+/* The library charges a rank's computation, timed on this machine, as if this
  * machine ran smpi/host-speed flop/s, over the simulated host's speed. Its
  * default (20 kflop/s) makes any computation almost free and loops that wait
  * for simulated time to pass almost endless (the probe's rate). Unless
- * POLYBSP_SMPI_FLAGS sets it, it is this machine's DAXPY rate, measured as the
- * probe measures it (one process, 50 ms). */
+ * POLYBSP_SMPI_FLAGS sets it, it is this machine's DAXPY rate on a thread's CPU
+ * clock (core_rate_here), the rate a trace taken here records: a trace from
+ * here predicted for a simulated platform scales its work as the simulator
+ * charges it. */
 static void default_host_speed(void)
 {
     const char *flags = getenv("POLYBSP_SMPI_FLAGS");
     if (flags != NULL && strstr(flags, "smpi/host-speed") != NULL)
         return;
-    bsp_init(probe_spmd, 0, NULL);
-    double rate[CORE_OPS_KINDS], fault[2];
-    probe_measure_rate(1, 0.05, rate, fault);
     char value[4096];
-    snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", rate[0], flags ? " " : "",
-             flags ? flags : "");
+    snprintf(value, sizeof value, "--cfg=smpi/host-speed:%.0ff%s%s", core_rate_here(),
+             flags ? " " : "", flags ? flags : "");
     setenv("POLYBSP_SMPI_FLAGS", value, 1);
 }
 #endif

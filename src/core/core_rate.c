@@ -1,0 +1,76 @@
+/* core_rate — DAXPY, and this machine's rate measured with it. */
+#include "core/core_rate.h"
+
+#include <time.h>
+
+#ifdef POLYBSP_SMPI
+#include <simgrid/host.h>
+#endif
+
+void core_daxpy(double *y, const double *x, long passes)
+{
+    for (long it = 0; it < passes; it++) {
+        double a = it % 2 ? -1.0 / 3.0 : 1.0 / 3.0;
+        for (int i = 0; i < CORE_DAXPY_N; i++)
+            y[i] += a * x[i];
+    }
+    __asm__ volatile("" : : "r"(y) : "memory"); /* the passes are kept */
+}
+
+#ifndef POLYBSP_SMPI
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+enum { TIMINGS = 5 };
+
+static double measure(void)
+{
+    static double x[CORE_DAXPY_N], y[CORE_DAXPY_N];
+    for (int i = 0; i < CORE_DAXPY_N; i++)
+        x[i] = 1.0 + i;
+    /* Passes doubled until one timing takes a millisecond (the clock's
+     * resolution is then far below it), at most 2^20 passes. */
+    long passes = 1;
+    double t = 0;
+    while (passes < (1L << 20)) {
+        double t0 = cpu_now();
+        core_daxpy(y, x, passes);
+        t = cpu_now() - t0;
+        if (t >= 1e-3)
+            break;
+        passes *= 2;
+    }
+    if (!(t > 0))
+        return 0;
+    double r[TIMINGS];
+    for (int k = 0; k < TIMINGS; k++) {
+        double t0 = cpu_now();
+        core_daxpy(y, x, passes);
+        double s = cpu_now() - t0;
+        r[k] = s > 0 ? 2.0 * CORE_DAXPY_N * (double)passes / s : 0;
+    }
+    for (int i = 1; i < TIMINGS; i++) /* insertion sort: five values */
+        for (int j = i; j > 0 && r[j] < r[j - 1]; j--) {
+            double v = r[j];
+            r[j] = r[j - 1];
+            r[j - 1] = v;
+        }
+    return r[TIMINGS / 2];
+}
+#endif
+
+double core_rate_here(void)
+{
+#ifdef POLYBSP_SMPI
+    return sg_host_get_speed(sg_host_self());
+#else
+    static double rate = -1;
+    if (rate < 0)
+        rate = measure();
+    return rate;
+#endif
+}
