@@ -130,8 +130,8 @@ int main(int argc, char **argv)
                 argv[1]);
         return 2;
     }
-    if (argc > 2 && parse(argv[2], 1, 1000000, &args[1]) != 0) {
-        fprintf(stderr, "prefix: ITERS must be an integer from 1 to 1000000, got '%s'\n", argv[2]);
+    if (argc > 2 && parse(argv[2], 1, 100000, &args[1]) != 0) {
+        fprintf(stderr, "prefix: ITERS must be an integer from 1 to 100000, got '%s'\n", argv[2]);
         return 2;
     }
     spmd();
