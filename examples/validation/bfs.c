@@ -7,10 +7,12 @@
  * the same at every P. Vertices are block-distributed. Search r starts from a
  * hashed root; each level is one superstep: every process expands its frontier,
  * marks the neighbours it owns, and sends each other owner one bsp_send message
- * (tag: the level; payload: the vertices, an irregular number per destination);
- * it also bsp_puts the size of its frontier to every process, so that all see
- * when the whole frontier is empty. Received vertices not yet seen form the next
- * frontier (bsp_qsize, bsp_get_tag, bsp_move).
+ * (tag: the level; payload: the vertices, an irregular number per destination:
+ * all-to-all at the middle levels, sparse at the first and last ones); received
+ * vertices not yet seen form the next frontier (bsp_qsize, bsp_get_tag,
+ * bsp_move). Each process also bsp_puts the size of its frontier to process 0,
+ * which puts their total to everyone in the next superstep: a search ends one
+ * superstep after a level whose whole frontier was empty.
  * Check: process 0 runs a sequential BFS from each root and compares, for every
  * process's block, a hash-weighted sum of the distances, and the number of
  * levels and of vertices reached. P from bsp_nprocs(); any P >= 1, also
@@ -135,7 +137,10 @@ static void spmd(void)
     size_t slots = (size_t)(nloc > 0 ? nloc : 1);
     int *dist = malloc(slots * sizeof *dist);
     int *frontier = malloc(slots * sizeof *frontier), *next = malloc(slots * sizeof *next);
-    long *sizes = calloc((size_t)p, sizeof *sizes), *count = calloc((size_t)p + 1, sizeof *count);
+    /* Frontier sizes: process 0 gathers them, and announces their total one
+     * superstep later. */
+    long *sizes = calloc((size_t)p, sizeof *sizes), announced = 0, total = 0,
+         *count = calloc((size_t)p + 1, sizeof *count);
     /* Per search: this block's weighted distances, and (the same everywhere) the
      * number of levels and of vertices reached. */
     uint64_t *sums = calloc((size_t)rounds, sizeof *sums);
@@ -149,6 +154,7 @@ static void spmd(void)
     int tagsize = sizeof(int);
     bsp_set_tagsize(&tagsize);
     bsp_push_reg(sizes, p * (int)sizeof *sizes);
+    bsp_push_reg(&announced, sizeof announced);
     bsp_push_reg(all_sums, p * rounds * (int)sizeof *all_sums);
     bsp_sync();
 
@@ -195,8 +201,10 @@ static void spmd(void)
                              (int)((count[t] - start) * (long)sizeof(int)));
             }
             long mine = nfront;
-            for (int t = 0; t < p; t++)
-                bsp_put(t, &mine, sizes, s * (int)sizeof mine, sizeof mine);
+            bsp_put(0, &mine, sizes, s * (int)sizeof mine, sizeof mine);
+            if (s == 0 && level > 0)
+                for (int t = 0; t < p; t++)
+                    bsp_put(t, &total, &announced, 0, sizeof total);
             bsp_sync();
 
             int nmessages, bytes;
@@ -214,14 +222,18 @@ static void spmd(void)
                         next[nnext++] = (int)(in.v[i] - lo);
                     }
             }
-            long total = 0;
-            for (int t = 0; t < p; t++)
-                total += sizes[t];
-            if (total == 0) {
-                levels[r] = level;
+            if (s == 0) {
+                total = 0;
+                for (int t = 0; t < p; t++)
+                    total += sizes[t];
+            }
+            /* The frontier of the previous level was empty everywhere: so was this
+             * one, and no message was sent. */
+            if (level > 0 && announced == 0) {
+                levels[r] = level - 1;
                 break;
             }
-            reached[r] += total;
+            reached[r] += level > 0 ? announced : 0;
             int *swap = frontier;
             frontier = next;
             next = swap;
@@ -245,6 +257,7 @@ static void spmd(void)
         printf("bfs: P = %d, n = %ld, %d iterations, OK\n", p, n, rounds);
     }
     bsp_pop_reg(all_sums);
+    bsp_pop_reg(&announced);
     bsp_pop_reg(sizes);
     bsp_sync();
     free(in.v);

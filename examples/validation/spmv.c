@@ -3,17 +3,18 @@
  * bsp_get.
  *
  * usage: spmv [SIZE [ITERS]]   (default order 131072, 40 iterations)
- * Row i of the SIZE x SIZE matrix A has 8 entries, each a fixed hash of (i, k):
- * seven in the band |j - i| <= 256 (wrapping around), and the eighth either in
- * the band too or, for a quarter of the rows, in a uniformly random column;
- * values in [0.5, 1.5). The vector x is distributed like the rows. Each
- * iteration takes two supersteps:
- *   1. x = y / ||y|| (y from the previous iteration, x = 1 at first), then one
- *      bsp_get per run of consecutive remote columns that this process's rows
- *      use (the band's spill into the neighbours' blocks, and single entries
- *      anywhere: an irregular h);
- *   2. y = A x on the local rows, and an all-reduce of ||y||^2: each process
- *      bsp_puts its partial sum to every process, which add them in pid order.
+ * Row i of the SIZE x SIZE matrix A has 8 entries, each a fixed hash of (i, k),
+ * values in [0.5, 1.5): in the band |j - i| <= 256 (wrapping around), but for a
+ * quarter of the rows the eighth entry is far, shifted m/8 of the way round
+ * (m = 1..7). The vector x is distributed like the rows. Each iteration takes two
+ * supersteps:
+ *   1. one bsp_get per run of consecutive remote entries of y that this
+ *      process's rows use (the band's spill into the neighbours' blocks, and
+ *      single entries in about seven far blocks: an irregular, sparse h), while
+ *      process 0 puts the total ||y||^2 of the previous iteration to everyone;
+ *   2. x = y / ||y|| (x = 1 at first), y = A x on the local rows, and each
+ *      process's partial ||y||^2 to process 0 (bsp_put): the all-reduce of the
+ *      norm is a gather to process 0 and its broadcast in the next superstep.
  * Check: process 0 gathers x and compares it, entry by entry, and ||y|| with a
  * sequential power iteration on the same matrix (to 1e-9 of their size: the
  * sums of squares are added in another order). P from bsp_nprocs(); any P >= 1,
@@ -56,9 +57,9 @@ static long entry(long i, int k, long n, double *value)
 {
     uint64_t h = mix((uint64_t)i * ROW_ENTRIES + (uint64_t)k);
     *value = 0.5 + (double)(h >> 11) * 0x1p-53;
-    if (k == ROW_ENTRIES - 1 && (h & 3) == 0)
-        return (long)((h >> 2) % (uint64_t)n);
     long offset = (long)(h % (2 * BAND + 1)) - BAND;
+    if (k == ROW_ENTRIES - 1 && (h >> 62) == 0) /* far: m/8 of the way round, m = 1..7 */
+        offset += (long)((int64_t)(1 + (h >> 32) % 7) * n / 8);
     return ((i + offset) % n + n) % n;
 }
 
@@ -166,49 +167,62 @@ static void spmd(void)
         else
             runs[nruns++] = (struct run){t, (int)(ghost_cols[g] - block_start(t, p, n)), (int)g, 1};
     }
-    double *xall = malloc((size_t)(nloc + nghosts > 0 ? nloc + nghosts : 1) * sizeof *xall);
-    double *y = malloc((size_t)(nloc > 0 ? nloc : 1) * sizeof *y);
-    double *squares = calloc((size_t)p, sizeof *squares);
+    /* y, local entries then ghosts, is what the gets read; x = y / ||y||. */
+    size_t all = (size_t)(nloc + nghosts > 0 ? nloc + nghosts : 1);
+    double *yall = malloc(all * sizeof *yall), *xall = malloc(all * sizeof *xall);
+    double *squares = calloc((size_t)p, sizeof *squares);              /* process 0's */
     double *whole = s == 0 ? malloc((size_t)n * sizeof *whole) : NULL; /* process 0's */
-    if (!xall || !y || !squares || (s == 0 && !whole))
+    if (!yall || !xall || !squares || (s == 0 && !whole))
         bsp_abort("spmv: out of memory for %ld rows", nloc);
-    bsp_push_reg(xall, (int)(nloc * (long)sizeof *xall));
+    double total = 0.0; /* ||y||^2, as process 0 announces it */
+    bsp_push_reg(yall, (int)(nloc * (long)sizeof *yall));
     bsp_push_reg(squares, p * (int)sizeof *squares);
+    bsp_push_reg(&total, sizeof total);
     bsp_push_reg(whole, s == 0 ? (int)(n * (long)sizeof *whole) : 0);
     bsp_sync();
 
+    /* x starts as 1: as if y were 1 with a norm of 1. */
     for (long i = 0; i < nloc; i++)
-        xall[i] = 1.0;
-    double norm = 0.0;
-    for (int it = 0; it < iters; it++) {
-        if (it > 0)
-            for (long i = 0; i < nloc; i++)
-                xall[i] = y[i] / norm;
-        /* A get reads the owner's x as it stands at the end of this superstep's
-         * computation, after the owner has normalised it too. */
-        for (long r = 0; r < nruns; r++)
-            bsp_get(runs[r].owner, xall, runs[r].offset * (int)sizeof *xall,
-                    xall + nloc + runs[r].ghost, runs[r].len * (int)sizeof *xall);
+        yall[i] = 1.0;
+    double norm = 1.0;
+    for (int it = 0; it <= iters; it++) {
+        /* Superstep 1: process 0 announces the sum of the partial ||y||^2 of the
+         * previous multiplication, and the ghost entries of y travel. */
+        if (s == 0 && it > 0) {
+            double sum = 0.0;
+            for (int t = 0; t < p; t++)
+                sum += squares[t];
+            for (int t = 0; t < p; t++)
+                bsp_put(t, &sum, &total, 0, sizeof sum);
+        }
+        if (it < iters)
+            for (long r = 0; r < nruns; r++)
+                bsp_get(runs[r].owner, yall, runs[r].offset * (int)sizeof *yall,
+                        yall + nloc + runs[r].ghost, runs[r].len * (int)sizeof *yall);
         bsp_sync();
+        if (it > 0)
+            norm = sqrt(total);
+        if (it == iters)
+            break;
 
+        /* Superstep 2: x = y / ||y|| on local and ghost entries alike (the same
+         * division the owner would do), y = A x, and the partial ||y||^2 to
+         * process 0. */
+        for (long j = 0; j < nloc + nghosts; j++)
+            xall[j] = yall[j] / norm;
         double mine = 0.0;
         for (long i = 0; i < nloc; i++) {
             double sum = 0.0;
             for (int k = 0; k < ROW_ENTRIES; k++)
                 sum += values[i * ROW_ENTRIES + k] * xall[where[i * ROW_ENTRIES + k]];
-            y[i] = sum;
+            yall[i] = sum;
             mine += sum * sum;
         }
-        for (int t = 0; t < p; t++)
-            bsp_put(t, &mine, squares, s * (int)sizeof mine, sizeof mine);
+        bsp_put(0, &mine, squares, s * (int)sizeof mine, sizeof mine);
         bsp_sync();
-        double total = 0.0;
-        for (int t = 0; t < p; t++)
-            total += squares[t];
-        norm = sqrt(total);
     }
     for (long i = 0; i < nloc; i++)
-        xall[i] = y[i] / norm;
+        xall[i] = yall[i] / norm;
     if (nloc > 0)
         bsp_put(0, xall, whole, (int)(lo * (long)sizeof *xall), (int)(nloc * (long)sizeof *xall));
     bsp_sync();
@@ -231,13 +245,14 @@ static void spmd(void)
         printf("spmv: P = %d, n = %ld, %d iterations, OK\n", p, n, iters);
     }
     bsp_pop_reg(whole);
+    bsp_pop_reg(&total);
     bsp_pop_reg(squares);
-    bsp_pop_reg(xall);
+    bsp_pop_reg(yall);
     bsp_sync();
     free(whole);
     free(squares);
-    free(y);
     free(xall);
+    free(yall);
     free(runs);
     free(ghost_cols);
     free(values);
