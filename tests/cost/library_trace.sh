@@ -10,7 +10,7 @@ shift 3
 trace=$(mktemp)
 trap 'rm -f "$trace"' EXIT
 POLYBSP_TRACE=$trace POLYBSP_NPROCS=$nprocs "$@" >/dev/null || exit 1
-out=$("$polybsp" predict --machine "$machine" --per-step "$trace") || exit 1
+out=$("$polybsp" predict --explain --machine "$machine" --per-step "$trace") || exit 1
 printf '%s\n' "$out"
 if printf '%s\n' "$out" | grep -qw 'n/a'; then
     echo "library_trace.sh: a model is n/a on this trace"

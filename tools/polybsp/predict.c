@@ -14,6 +14,7 @@
 #include "cost/cost_groups.h"
 #include "cost/cost_json.h"
 #include "cost/cost_model.h"
+#include "cost/cost_transfer.h"
 #include "cost/cost_tree.h"
 
 #include <errno.h>
@@ -27,13 +28,18 @@ const char cmd_predict_help[] =
     "                       [--format table|csv|json|html] [-o FILE]\n"
     "                       [--work measured|whole|ops] [--dbsp-label traffic|group]\n"
     "                       [--faults kind|fresh|after-read|none]\n"
-    "                       [--ccm-plain bsp|patterns] TRACE\n"
+    "                       [--ccm-plain bsp|patterns] [--against TRACE2 | --explain]\n"
+    "                       TRACE\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
     "`polybsp probe`). For each model it prints MODEL and ERROR = 100*(REAL-MODEL)/REAL\n"
     "percent, as in table 14 of Rodriguez et al., \"h-relation models\".\n"
     "TRACE is a trace file written by a traced run; '-' reads standard input.\n"
+    "\n"
+    "A TRACE from another host, platform or engine than FILE's is predicted for\n"
+    "FILE's machine: W is each superstep's CPU time x r(TRACE) / r(FILE), and\n"
+    "there is no REAL or ERROR unless --against gives a run on the target.\n"
     "\n"
     "options:\n"
     "  --machine FILE     the machine file (required); BSP's g and L are its line for\n"
@@ -56,30 +62,27 @@ const char cmd_predict_help[] =
     "  --format FORMAT    table (default), csv, json, or html: the page of\n"
     "                     `polybsp report` (docs/report.md)\n"
     "  -o, --output FILE  write to FILE instead of standard output\n"
-    "  --work WORK        measured: W is the measured local time w less the time\n"
-    "                     the put and send calls spent copying payloads for others,\n"
-    "                     which g*h charges (default); whole: all of w;\n"
-    "                     ops: W is the declared operations / the machine's rate,\n"
-    "                     plus the page faults the trace counted in the work\n"
-    "                     (w_faults) at the cost of a fault on a fresh page\n"
+    "  --work WORK        measured: W is w less the put and send calls' copying,\n"
+    "                     which g*h charges (default); whole: all of w; ops: the\n"
+    "                     declared operations / the machine's rates, plus the\n"
+    "                     page faults counted in the work at a fresh page's cost\n"
     "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
     "                     (default); group: it also holds the group that syncs\n"
-    "  --faults CHARGE    page faults the trace counted inside syncs (first touch\n"
-    "                     of memory), which the papers' models have no term for,\n"
-    "                     charged where data lands, after the barrier: they\n"
-    "                     delay the process that took them (its next work\n"
-    "                     starts F late): kind (the default when the\n"
-    "                     machine file has both costs) charges a fault on a page\n"
-    "                     the trace counted as fresh at the machine's cost of a\n"
-    "                     first write to a fresh page and any other at the cost of\n"
-    "                     a write to a page only read before; fresh or after-read\n"
-    "                     charge every fault at that one cost; none only reports\n"
-    "                     them\n"
+    "  --faults CHARGE    page faults counted inside syncs (no term of the papers),\n"
+    "                     charged to the process that took them: kind (default\n"
+    "                     when FILE has both costs) a fresh page's at the cost of a\n"
+    "                     first write, any other at that of a page read before;\n"
+    "                     fresh or after-read: all at that one cost; none: report\n"
     "  --ccm-plain PLAIN  how CCM charges a superstep that is no collective:\n"
     "                     patterns (the default), paper 001's way, the probe's\n"
     "                     own function of the pattern (of paper 000's five) its\n"
     "                     relation is, BSP's for any other relation; bsp, BSP's\n"
     "                     g*h + L for every one\n"
+    "  --against TRACE2   a run of the same program (same P and supersteps) on\n"
+    "                     FILE's machine: its time is REAL, and TRACE is\n"
+    "                     predicted as from elsewhere\n"
+    "  --explain          TRACE ran on FILE's machine even if the host names\n"
+    "                     differ (nodes of one cluster): explain it\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -117,6 +120,11 @@ typedef struct options {
     const char *output;      /* -o FILE, or NULL: standard output */
     const char *portability; /* report --portability FILE */
     const char *probe;       /* report --probe FILE: the probe's raw samples */
+    const char *against;     /* --against TRACE2: a run of the program on the target */
+    int explain;             /* --explain: TRACE ran on FILE's machine, whatever its host */
+    int elsewhere;           /* the trace comes from another machine (cost_transfer.h) */
+    double source_rate;      /* then the rate of the machine it ran on */
+    char source_host[128], source_engine[32];
 } options;
 
 /* REAL and every evaluated model, per superstep and in total. A model that
@@ -144,19 +152,21 @@ enum {
     OPT_FAULTS,
     OPT_DBSP_LABEL,
     OPT_CCM_PLAIN,
+    OPT_AGAINST,
+    OPT_EXPLAIN,
     NCOMMON,
     OPT_FORMAT = NCOMMON, /* predict */
     OPT_PORTABILITY = NCOMMON,
     OPT_PROBE /* report */
 };
 static const tool_opt predict_opts[] = {
-    {"-o|--output", true},  {"--per-step", false}, {"--machine", true},
-    {"--model", true},      {"--work", true},      {"--faults", true},
-    {"--dbsp-label", true}, {"--ccm-plain", true}, {"--format", true}};
+    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},    {"--model", true},
+    {"--work", true},      {"--faults", true},    {"--dbsp-label", true}, {"--ccm-plain", true},
+    {"--against", true},   {"--explain", false},  {"--format", true}};
 static const tool_opt report_opts[] = {
-    {"-o|--output", true},   {"--per-step", false}, {"--machine", true},    {"--model", true},
-    {"--work", true},        {"--faults", true},    {"--dbsp-label", true}, {"--ccm-plain", true},
-    {"--portability", true}, {"--probe", true}};
+    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},     {"--model", true},
+    {"--work", true},      {"--faults", true},    {"--dbsp-label", true},  {"--ccm-plain", true},
+    {"--against", true},   {"--explain", false},  {"--portability", true}, {"--probe", true}};
 
 typedef struct parsing {
     options *o;
@@ -214,6 +224,8 @@ static int on_option(void *ctx, int opt, const char *v)
             o->flags |= COST_DBSP_GROUP;
         return 0;
     case OPT_CCM_PLAIN: return tool_ccm_plain(command, v, &o->flags);
+    case OPT_AGAINST: o->against = v; return 0;
+    case OPT_EXPLAIN: o->explain = 1; return 0;
     default: /* OPT_FORMAT */
         if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
             return TOOL_EXIT_USAGE;
@@ -335,13 +347,24 @@ static int choose_procs(options *o, const cost_trace *t, cost_machine *m)
     return 0;
 }
 
-static int evaluate(const options *o, const cost_trace *t, const cost_machine *m, results *r)
+/* REAL: the run's own, or with --against the target's run's; a trace from
+ * elsewhere without one has none (NaN), since the source's own time is no
+ * measure of a prediction for another machine. */
+static int evaluate(const options *o, const cost_trace *t, const cost_trace *against,
+                    const cost_machine *m, results *r)
 {
     size_t n = t->nsteps;
     r->real = malloc(n * sizeof *r->real);
     if (r->real == NULL)
         return -1;
-    r->real_total = cost_predict(COST_REAL, t, m, o->flags, r->real);
+    if (against != NULL)
+        r->real_total = cost_predict(COST_REAL, against, m, o->flags, r->real);
+    else if (o->elsewhere) {
+        r->real_total = NAN;
+        for (size_t c = 0; c < n; c++)
+            r->real[c] = NAN;
+    } else
+        r->real_total = cost_predict(COST_REAL, t, m, o->flags, r->real);
     for (int k = 0; k < NMODELS; k++) {
         if (!available(r, k))
             continue;
@@ -391,6 +414,21 @@ static void describe_run(const cost_trace *t)
     if (!t->same_start)
         fprintf(out, "note        the processes started tracing at different supersteps: column k "
                      "is each one's k-th traced superstep\n");
+}
+
+/* A trace from elsewhere: what was predicted from what, and how W was made. */
+static void describe_source(const options *o, const cost_machine *m)
+{
+    if (!o->elsewhere)
+        return;
+    fprintf(out, "predicted   for %s (%s, engine %s) from a run on %s (engine %s)\n", o->machine,
+            m->host, m->engine, o->source_host, o->source_engine);
+    fprintf(out,
+            "work        each superstep's CPU time there x r(source) / r(target) = x %.4g "
+            "(r = %.4e and %.4e flop/s, DAXPY)\n",
+            o->source_rate / m->rate[0], o->source_rate, m->rate[0]);
+    if (o->against)
+        fprintf(out, "against     %s\n", o->against);
 }
 
 /* D-BSP's levels were measured on clusters of given sizes: say which labels of
@@ -551,7 +589,12 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
         else if (wf > 0)
             fprintf(out, "            and %lld page faults in the work, not charged (--faults)\n",
                     wf);
-    } else if (o->flags & COST_WORK_WHOLE)
+    } else if (o->elsewhere)
+        fprintf(out,
+                "            (the source's CPU time stands for w; the put calls' copying "
+                "%s)\n",
+                o->flags & COST_WORK_WHOLE ? "kept" : "left out, scaled alike");
+    else if (o->flags & COST_WORK_WHOLE)
         fprintf(out, "work        measured local time w, with the put calls' copying\n");
     else
         fprintf(out, "work        measured local time w less the put calls' copying (copy)\n");
@@ -646,15 +689,19 @@ static void print_block(const cost_trace *t, const results *r, size_t from, size
         else
             fprintf(out, " %12lu", t->first_step + c);
     }
-    fprintf(out, "\n%-10s", "REAL");
-    for (size_t c = from; c < to; c++)
-        print_cell(c == n ? r->real_total : r->real[c], 0);
     fprintf(out, "\n");
+    int has_real = !isnan(r->real_total);
+    if (has_real) {
+        fprintf(out, "%-10s", "REAL");
+        for (size_t c = from; c < to; c++)
+            print_cell(c == n ? r->real_total : r->real[c], 0);
+        fprintf(out, "\n");
+    }
     for (int k = 0; k < NMODELS; k++) {
         if (!r->have[k])
             continue;
         if (!available(r, k)) {
-            for (int row = 0; row < 2; row++) {
+            for (int row = 0; row < 1 + has_real; row++) {
                 fprintf(out, "%-10s", row == 0 ? model_labels[k] : "ERROR");
                 for (size_t c = from; c < to; c++)
                     fprintf(out, " %12s", "n/a");
@@ -665,7 +712,10 @@ static void print_block(const cost_trace *t, const results *r, size_t from, size
         fprintf(out, "%-10s", model_labels[k]);
         for (size_t c = from; c < to; c++)
             print_cell(c == n ? r->model_total[k] : r->model[k][c], 0);
-        fprintf(out, "\n%-10s", "ERROR");
+        fprintf(out, "\n");
+        if (!has_real)
+            continue;
+        fprintf(out, "%-10s", "ERROR");
         for (size_t c = from; c < to; c++)
             print_cell(c == n ? cost_error_percent(r->real_total, r->model_total[k])
                               : cost_error_percent(r->real[c], r->model[k][c]),
@@ -678,8 +728,14 @@ static void print_table(const options *o, const cost_trace *t, const cost_machin
                         const results *r)
 {
     describe_run(t);
+    describe_source(o, m);
     describe_machine(o, m, t, r);
-    fprintf(out, "\ntimes in seconds; ERROR = 100*(REAL-MODEL)/REAL percent\n\n");
+    if (isnan(r->real_total))
+        fprintf(out, "\ntimes in seconds; no REAL: give --against TRACE2, a run on the target, "
+                     "for the errors\n\n");
+    else
+        fprintf(out, "\ntimes in seconds; ERROR = 100*(REAL-MODEL)/REAL percent%s\n\n",
+                o->against ? " (REAL: the --against run)" : "");
     size_t first = o->per_step ? 0 : t->nsteps, end = t->nsteps + 1;
     for (size_t c = first; c < end; c += COLUMNS_PER_BLOCK) {
         if (c > first)
@@ -789,6 +845,13 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
     json_str("reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
     json_str("machine", o->machine, ",");
     json_str("host", m->host, ",");
+    fprintf(out, "  \"elsewhere\": %s,\n", o->elsewhere ? "true" : "false");
+    if (o->elsewhere) {
+        json_str("source_host", o->source_host, ",");
+        json_str("source_engine", o->source_engine, ",");
+        fprintf(out, "  \"work_scale\": %.17g,\n", o->source_rate / m->rate[0]);
+    }
+    json_str("against", o->against, ",");
     fprintf(out, "  \"work\": \"%s\",\n",
             o->flags & COST_USE_OPS      ? "ops"
             : o->flags & COST_WORK_WHOLE ? "whole"
@@ -882,6 +945,46 @@ static void print_html(const options *o, const cost_trace *t, const cost_machine
     report_html_write(out, &in);
 }
 
+/* A trace from another machine (or --against, which says the target is
+ * another) has its work scaled to the target (cost_transfer.h); --against's
+ * run must be of the same program shape: same P, same supersteps. 0, or the
+ * status after one line. */
+static int from_elsewhere(options *o, cost_trace *t, const cost_machine *m, cost_trace *against)
+{
+    char err[4096 + 512];
+    if (o->explain && o->against != NULL)
+        return tool_usage_error("%s: --explain and --against exclude each other (--against "
+                                "predicts TRACE for another machine)",
+                                command);
+    o->elsewhere = o->against != NULL || (!o->explain && cost_trace_elsewhere(t, m));
+    if (!o->elsewhere)
+        return 0;
+    o->source_rate = t->rate;
+    snprintf(o->source_host, sizeof o->source_host, "%s", t->host[0] ? t->host : "?");
+    snprintf(o->source_engine, sizeof o->source_engine, "%s", t->engine);
+    if (cost_trace_transfer(t, o->trace, m->rate[0], o->machine, err, sizeof err) < 0)
+        return tool_usage_error("%s: %s", command, err);
+    if (o->against == NULL)
+        return 0;
+    if (cost_trace_read(o->against, against, err, sizeof err) < 0)
+        return tool_usage_error("%s: %s", command, err);
+    const char *what = NULL;
+    if (against->nprocs != t->nprocs)
+        what = "P";
+    else if (against->nsteps != t->nsteps)
+        what = "number of supersteps";
+    if (what != NULL) {
+        int rc = tool_usage_error(
+            "%s: %s is not a run of the same program shape as %s: its %s is %lu, not %lu", command,
+            o->against, o->trace, what,
+            what[0] == 'P' ? (unsigned long)against->nprocs : against->nsteps,
+            what[0] == 'P' ? (unsigned long)t->nprocs : t->nsteps);
+        cost_trace_free(against);
+        return rc;
+    }
+    return 0;
+}
+
 int predict_main(int argc, char **argv, const char *as)
 {
     command = as;
@@ -906,9 +1009,18 @@ int predict_main(int argc, char **argv, const char *as)
                     : cost_trace_read(o.trace, &t, err, sizeof err)) < 0)
         return tool_usage_error("%s: %s", command, err);
 
+    cost_trace against_run, *against = NULL;
+    if ((rc = from_elsewhere(&o, &t, &m, &against_run)) != 0) {
+        cost_trace_free(&t);
+        return rc;
+    }
+    if (o.against)
+        against = &against_run;
     static report_eta eta;
     if (o.portability && report_eta_read(o.portability, &eta, err, sizeof err) != 0) {
         cost_trace_free(&t);
+        if (against)
+            cost_trace_free(against);
         return tool_usage_error("%s: %s", command, err);
     }
     probe_raw raw = {0};
@@ -928,7 +1040,7 @@ int predict_main(int argc, char **argv, const char *as)
         o.faults = FAULTS_NONE;
     for (int k = 0; k < 2; k++)
         m.fault[k] = o.faults == FAULTS_NONE ? 0 : m.fault_touch[fault_cost[o.faults][k]];
-    if (rc == 0 && evaluate(&o, &t, &m, &r) < 0) {
+    if (rc == 0 && evaluate(&o, &t, against, &m, &r) < 0) {
         fprintf(stderr, "polybsp: %s: out of memory\n", command);
         rc = 1;
     }
@@ -953,6 +1065,8 @@ int predict_main(int argc, char **argv, const char *as)
     for (int k = 0; k < NMODELS; k++)
         free(r.model[k]);
     cost_trace_free(&t);
+    if (against)
+        cost_trace_free(against);
     probe_raw_free(&raw);
     return rc;
 }

@@ -1,0 +1,51 @@
+/* cost_transfer — a trace's work scaled to another machine (cost_transfer.h). */
+#include "cost/cost_transfer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m)
+{
+    if (t->host[0] == '\0')
+        return 0;
+    return strcmp(t->host, m->host) != 0 || strcmp(t->engine, m->engine) != 0;
+}
+
+int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
+                        const char *machine_name, char *err, size_t errlen)
+{
+    if (!(t->rate > 0)) {
+        snprintf(err, errlen,
+                 "%s has no 'rate' (a trace written before 2026-11-28): trace the run again "
+                 "with this polybsp to predict it for another machine",
+                 trace_name);
+        return -1;
+    }
+    if (!(target_rate > 0)) {
+        snprintf(err, errlen,
+                 "%s has no 'rate' (its probe could not time computation): probe the target "
+                 "again with computation charged to predict a run from elsewhere",
+                 machine_name);
+        return -1;
+    }
+    size_t n = t->start[t->nprocs];
+    for (size_t i = 0; i < n; i++)
+        if (t->recs[i].cpu < 0) {
+            snprintf(err, errlen,
+                     "%s:%zu: record without 'cpu' (a trace written before 2026-11-28): trace "
+                     "the run again with this polybsp to predict it for another machine",
+                     trace_name, t->recs[i].line);
+            return -1;
+        }
+    double scale = t->rate / target_rate;
+    for (size_t i = 0; i < n; i++) {
+        cost_rec *r = &t->recs[i];
+        double copy = r->copy < r->cpu ? r->copy : r->cpu;
+        r->w = r->cpu * scale;
+        r->copy = copy * scale;
+        r->setup = r->late = 0;
+        r->faults = r->fresh = r->w_faults = -1;
+    }
+    t->rate = target_rate;
+    return 0;
+}

@@ -1,0 +1,32 @@
+/* cost_transfer — a trace taken on one machine, made a trace of the same
+ * program on another: the "predict elsewhere" of docs/models.md.
+ *
+ * The papers' models are W + (communication) per superstep; W is the one term
+ * that a machine file does not give, so to predict a machine a program has
+ * not run on, the work measured where it ran is scaled by the ratio of the
+ * two machines' rates (the papers' r: paper 000 writes W in flops over r).
+ *
+ * Contract: cost_trace_elsewhere says whether trace t comes from another
+ * machine than the machine file m describes: another host (the platform under
+ * smpi) or another engine; 0 for a trace that does not name its machine (a
+ * writer before 2026-11-28: it can only be explained where it ran).
+ * cost_trace_transfer rewrites every record of t for a machine of rate
+ * target_rate (flop/s, as the machine file's rate): w = cpu · t->rate /
+ * target_rate, the copy time scaled alike, and nothing of the source machine
+ * left in it (no set-up of the trace, no late start, no page faults: they
+ * belong to the machine and load of the run, and the target's models charge
+ * their own g and L). Returns 0, or -1 with one line in err naming what is
+ * missing and how to get it (a trace without rate or cpu, a target without
+ * rate). t->rate becomes target_rate.
+ */
+#ifndef POLYBSP_COST_TRANSFER_H
+#define POLYBSP_COST_TRANSFER_H
+
+#include "cost/cost_machine.h"
+#include "cost/cost_trace.h"
+
+int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m);
+int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
+                        const char *machine_name, char *err, size_t errlen);
+
+#endif
