@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# validate.sh — the held-out validation suite (examples/validation, docs/
+# validation.md) predicted for machines it never ran on (issue 34, item 2):
+# each program is traced here on the threads engine, each target is probed,
+# the trace is predicted for the target (`polybsp predict --machine TARGET`:
+# W = the trace's CPU time x r(here) / r(target), models.md "Two kinds of
+# prediction"), and the program then runs on the target; one row per program,
+# P and target with the median REAL there, each model's ERROR = 100 (REAL -
+# MODEL) / REAL of the median prediction, and the best model.
+#
+# Usage: bench/validate.sh BUILD_DIR
+# Environment:
+#   PROCS      the P of the simulated targets (default "16 64")
+#   PLATFORMS  shipped platforms to predict (default: every one; see
+#              `polybsp info --platforms`)
+#   REPEATS    runs on each side, of which the medians are taken (default 3)
+#   MPI_PROCS  the P at which the MPI engine here is a target too, from a
+#              threads trace (default 2; empty: none)
+#   PROGRAMS   the programs (default: stencil samplesort matmul bfs prefix spmv)
+#   KEEP       a directory to keep the machine files and traces in (default:
+#              a temporary one, removed at the end)
+# Not a test: these machines are loaded, and the programs' CPU time moves
+# with it. The rules of the models are never chosen by these figures: they
+# are the check of every rule chosen elsewhere. Exit status: 0, 1 if a run or
+# a prediction failed, 2 on bad usage.
+set -u
+if [ $# -ne 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
+    echo "usage: bench/validate.sh BUILD_DIR (a build with tools/polybsp/polybsp)" >&2
+    exit 2
+fi
+build=$(cd "$1" && pwd)
+polybsp=$build/tools/polybsp/polybsp
+progs_dir=$build/examples/validation
+PROCS=${PROCS:-16 64}
+REPEATS=${REPEATS:-3}
+MPI_PROCS=${MPI_PROCS-2}
+PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv}
+PLATFORMS=${PLATFORMS:-$("$polybsp" info --platforms | awk 'NF {print $1}')}
+models="bsp bspstar ebsp dbsp ccm"
+if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP" && work=$(cd "$KEEP" && pwd) || exit 2
+else
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+fi
+failed=0
+
+# median of the numbers on stdin ("nan" when none)
+median() {
+    sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+
+# total KEY of predict's JSON on stdin
+total() {
+    sed -n 's/^  "total": {\(.*\)}.*/\1/p' | tr ',' '\n' | sed -n "s/^ *\"$1\": \\(.*\\)/\\1/p"
+}
+
+# Matmul needs a perfect square.
+runs_at() {
+    case $1 in
+    matmul) r=$(awk -v p="$2" 'BEGIN {r = int(sqrt(p) + 0.5); print (r * r == p)}'); [ "$r" = 1 ] ;;
+    *) true ;;
+    esac
+}
+
+# trace_here PROG P K: threads trace K, $work/PROG.P.here.K.jsonl. The runs
+# here and there alternate, so that both sides see the machine's load alike
+# (CPU time moves with it: caches and cores shared with other jobs).
+trace_here() {
+    [ -f "$work/$1.$2.here.$3.jsonl" ] && return 0
+    POLYBSP_NPROCS=$2 POLYBSP_TRACE=$work/$1.$2.here.$3.jsonl "$progs_dir/val_$1" >/dev/null ||
+        { echo "validate.sh: val_$1 failed at P = $2 here" >&2; failed=1; }
+}
+
+# row PROG P TARGET MACHINE RUN...: prints the table row; RUN... traces on the target
+row() {
+    local prog=$1 p=$2 target=$3 machine=$4
+    shift 4
+    local real line best="" bestabs=""
+    real=$(for t in "$@"; do "$polybsp" predict --explain --machine "$machine" --model bsp \
+        --format json "$t" | total real; done | median)
+    line="| $prog | $p | $target | $(printf '%.4g' "$real")"
+    for m in $models; do
+        pred=$(for k in $(seq "$REPEATS"); do
+            "$polybsp" predict --machine "$machine" --model "$m" --format json \
+                "$work/$prog.$p.here.$k.jsonl" 2>/dev/null | total "$m"
+        done | grep -v null | median)
+        err=$(awk -v r="$real" -v m="$pred" 'BEGIN {if (m == "nan" || r == "nan") print "n/a"; else printf "%.1f", 100 * (r - m) / r}')
+        line="$line | $err"
+        if [ "$err" != n/a ]; then
+            a=${err#-}
+            if [ -z "$bestabs" ] || awk -v a="$a" -v b="$bestabs" 'BEGIN {exit !(a < b)}'; then
+                bestabs=$a best=$m
+            fi
+        fi
+    done
+    echo "$line | $best |"
+}
+
+echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS"
+echo
+echo "ERROR = 100 (REAL - MODEL) / REAL percent; MODEL predicted from a threads trace taken here"
+echo
+echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+for platform in $PLATFORMS; do
+    plist=$(echo $PROCS | tr ' ' ',')
+    echo "validate.sh: probing $platform at P = $plist" >&2
+    "$polybsp" probe --engine smpi --platform "$platform" --quick -q --procs "$plist" \
+        -o "$work/$platform.json" >"$work/$platform.probe" 2>&1 ||
+        { echo "validate.sh: probe of $platform failed" >&2; failed=1; continue; }
+    for p in $PROCS; do
+        for prog in $PROGRAMS; do
+            runs_at "$prog" "$p" || continue
+            runs=()
+            for k in $(seq "$REPEATS"); do
+                trace_here "$prog" "$p" "$k"
+                t=$work/$prog.$p.$platform.$k.jsonl
+                POLYBSP_TRACE=$t "$polybsp" run --engine smpi --platform "$platform" -p "$p" \
+                    "$progs_dir/val_${prog}_smpi.so" >/dev/null && runs+=("$t") ||
+                    { echo "validate.sh: val_$prog failed at P = $p on $platform" >&2; failed=1; }
+            done
+            [ ${#runs[@]} -gt 0 ] && row "$prog" "$p" "$platform" "$work/$platform.json" "${runs[@]}"
+        done
+    done
+done
+for p in $MPI_PROCS; do
+    echo "validate.sh: probing the MPI engine at P = $p" >&2
+    "$polybsp" probe --engine mpi --quick -q --procs "$p" -o "$work/mpi.json" >/dev/null 2>&1 ||
+        { echo "validate.sh: MPI probe failed" >&2; failed=1; continue; }
+    for prog in $PROGRAMS; do
+        runs_at "$prog" "$p" || continue
+        runs=()
+        for k in $(seq "$REPEATS"); do
+            trace_here "$prog" "$p" "$k"
+            t=$work/$prog.$p.mpi.$k.jsonl
+            POLYBSP_TRACE=$t "$polybsp" run --engine mpi -p "$p" "$progs_dir/val_${prog}_mpi" \
+                >/dev/null && runs+=("$t") ||
+                { echo "validate.sh: val_$prog failed at P = $p on MPI" >&2; failed=1; }
+        done
+        [ ${#runs[@]} -gt 0 ] && row "$prog" "$p" "mpi (here)" "$work/mpi.json" "${runs[@]}"
+    done
+done
+exit $failed
