@@ -66,6 +66,13 @@ if(at LESS 0)
   message(FATAL_ERROR "no line '${want_line}' in the table:\n${table}")
 endif()
 # CCM reads plain supersteps as paper 001 does unless told otherwise.
+# Preempted repeats: how many were left out, in the table and the JSON, and
+# never all of a program's.
+string(JSON left_out GET "${json}" left_out_preempted)
+string(REGEX MATCH "\nrepeats     ([0-9]+) of ([0-9]+) left out: preempted and more than 1.25x their program's median\n" line "${table}")
+if(NOT line OR NOT CMAKE_MATCH_1 STREQUAL left_out OR CMAKE_MATCH_1 GREATER_EQUAL CMAKE_MATCH_2)
+  message(FATAL_ERROR "no coherent line on repeats left out (JSON: ${left_out}):\n${table}")
+endif()
 string(JSON ccm_plain GET "${json}" ccm_plain)
 if(NOT ccm_plain STREQUAL "patterns")
   message(FATAL_ERROR "ccm_plain is '${ccm_plain}', expected 'patterns' (the default)")

@@ -117,6 +117,7 @@ typedef struct results {
     double real[MAX_PROGRAMS], model[NMODELS][MAX_PROGRAMS]; /* medians */
     double real_runs[MAX_PROGRAMS][MAX_REPEATS];
     char unavailable[NMODELS][1024]; /* the first reason a model could not predict */
+    size_t left_out, runs;           /* repeats left out as preempted, of all repeats */
     cost_portability est[NMODELS];
 } results;
 
@@ -148,10 +149,20 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* Whether some process lost its core to another in some superstep. */
+static int preempted(const cost_trace *t)
+{
+    for (size_t r = 0; r < t->start[t->nprocs]; r++)
+        if (t->recs[r].preempt > 0)
+            return 1;
+    return 0;
+}
+
 /* One traced run of program i in dir (the working directory): real and each
- * model's prediction of it. Returns 0, or 1 after one line on stderr. */
+ * model's prediction of it, and whether it was preempted. Returns 0, or 1
+ * after one line on stderr. */
 static int run_once(results *s, size_t i, const cost_machine *m, const char *machine_name,
-                    int flags, double *real, double model[NMODELS])
+                    int flags, double *real, double model[NMODELS], int *was_preempted)
 {
     const family *f = &s->set.families[s->set.family_of[i]];
     suite_run(&s->set, i, s->procs, f->loops);
@@ -163,6 +174,7 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
     }
     unlink("polybsp-trace.jsonl");
     *real = cost_predict(COST_REAL, &t, m, 0, NULL);
+    *was_preempted = preempted(&t);
     for (int k = 0; k < NMODELS; k++) {
         char why[512];
         if (cost_model_check(models[k].kind, &t, m, flags, "the trace", machine_name, why,
@@ -179,6 +191,31 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
     return 0;
 }
 
+/* Moves the repeats to keep to the front of real[] and of each model's runs,
+ * and returns how many: a repeat is left out when a process was preempted in
+ * it (the trace's involuntary context switches) and it took more than
+ * PREEMPTED_SLOWER times the median of all repeats, the time it lost to
+ * another job, which no model describes (one such repeat, 14 ms against
+ * 0.2 ms, drove an eta to 94). When every repeat would go, all stay. */
+#define PREEMPTED_SLOWER 1.25
+static int keep_unpreempted(double *real, const int *was_preempted,
+                            double model_runs[NMODELS][MAX_REPEATS], int n)
+{
+    double all[MAX_REPEATS];
+    memcpy(all, real, (size_t)n * sizeof *all);
+    double med = median(all, n);
+    int kept = 0;
+    for (int r = 0; r < n; r++) {
+        if (was_preempted[r] && real[r] > PREEMPTED_SLOWER * med)
+            continue;
+        real[kept] = real[r];
+        for (int k = 0; k < NMODELS; k++)
+            model_runs[k][kept] = model_runs[k][r];
+        kept++;
+    }
+    return kept > 0 ? kept : n;
+}
+
 static int measure(results *s, const options *o, const cost_machine *m, const char *machine_name)
 {
     double model_runs[NMODELS][MAX_REPEATS];
@@ -188,23 +225,29 @@ static int measure(results *s, const options *o, const cost_machine *m, const ch
         family *f = &s->set.families[s->set.family_of[i]];
         if (i == f->first) { /* the loop count, from the median of the first program's pilots */
             f->loops = 1;
+            int ignored;
             for (int r = 0; r < PILOTS; r++)
-                if (run_once(s, i, m, machine_name, o->flags, &pilot[r], model) != 0)
+                if (run_once(s, i, m, machine_name, o->flags, &pilot[r], model, &ignored) != 0)
                     return 1;
             double once = median(pilot, PILOTS);
             f->loops = once > 0 ? (int)fmin(MAX_LOOPS, ceil(target / once)) : 1;
         }
+        int was_preempted[MAX_REPEATS];
         for (int r = 0; r < o->repeats; r++) {
-            if (run_once(s, i, m, machine_name, o->flags, &s->real_runs[i][r], model) != 0)
+            if (run_once(s, i, m, machine_name, o->flags, &s->real_runs[i][r], model,
+                         &was_preempted[r]) != 0)
                 return 1;
             for (int k = 0; k < NMODELS; k++)
                 model_runs[k][r] = model[k];
         }
         double runs[MAX_REPEATS];
         memcpy(runs, s->real_runs[i], (size_t)o->repeats * sizeof *runs);
-        s->real[i] = median(runs, o->repeats);
+        int kept = keep_unpreempted(runs, was_preempted, model_runs, o->repeats);
+        s->left_out += (size_t)(o->repeats - kept);
+        s->runs += (size_t)o->repeats;
+        s->real[i] = median(runs, kept);
         for (int k = 0; k < NMODELS; k++)
-            s->model[k][i] = median(model_runs[k], o->repeats);
+            s->model[k][i] = median(model_runs[k], kept);
         char phase[160];
         snprintf(phase, sizeof phase, "[%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)",
                  i + 1, s->set.nprograms, f->name, suite_variant(&s->set, i), f->loops,
@@ -262,6 +305,9 @@ static void print_table(const results *s, const options *o, const cost_machine *
            tool_ccm_plain_name(o->flags));
     if (strcmp(m->engine, o->engine) != 0)
         printf("note        the machine file was calibrated on engine %s\n", m->engine);
+    printf("repeats     %zu of %zu left out: preempted and more than %.2fx their program's "
+           "median\n",
+           s->left_out, s->runs, PREEMPTED_SLOWER);
     for (int k = 0; k < NMODELS; k++)
         if (s->unavailable[k][0])
             printf("note        %s n/a for some programs (their families are not counted), "
@@ -365,6 +411,7 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
     fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"%s\",\n  \"procs\": %d,\n", date, o->engine,
             o->procs);
+    fprintf(f, "  \"left_out_preempted\": %zu,\n", s->left_out);
     fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"ccm_plain\": \"%s\",\n  \"machine\": ",
             o->repeats, o->quick ? "true" : "false", tool_ccm_plain_name(o->flags));
     if (cost_jput_str(f, machine_name, PATH_MAX) < 0)
