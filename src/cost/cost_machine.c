@@ -987,3 +987,11 @@ int cost_machine_write(const char *path, const cost_machine *m, char *err, size_
     free(text);
     return rc;
 }
+
+int cost_levels_inverted(const double *L, size_t n)
+{
+    for (size_t i = 1; i < n && L[0] > 0; i++)
+        if (L[i] > COST_LEVELS_INVERTED * L[0])
+            return (int)i;
+    return -1;
+}

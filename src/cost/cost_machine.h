@@ -170,6 +170,14 @@ const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P);
 /* The P that m's D-BSP levels were measured at; 0 when m has no levels or its
  * file does not say (written before dbsp.by_procs). */
 int cost_machine_levels_procs(const cost_machine *m);
+/* D-BSP's levels go down a hierarchy of ever smaller clusters (paper 002,
+ * section 3), which synchronise no slower than the whole machine: a level i > 0
+ * whose L[i] is more than COST_LEVELS_INVERTED times L[0] (> 0) contradicts
+ * it (levels fitted at a P beyond the cores, or under another job's load: a
+ * 2-core fit at P = 8 gave 1.86 ms and 2.58 ms against 40 us). The first such
+ * level, or -1. */
+#define COST_LEVELS_INVERTED 4.0
+int cost_levels_inverted(const double *L, size_t n);
 /* Makes set (an element of m's levels_by_procs) m's D-BSP levels. */
 void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);

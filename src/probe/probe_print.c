@@ -311,6 +311,13 @@ void probe_print_levels(FILE *f, const probe_levels *lv, int cores)
                     "note        D-BSP level %zu of P = %d: g <= 0 (noise dominates), left out of "
                     "the file\n",
                     i, lv->nprocs);
+    int bad = cost_levels_inverted(lv->L, lv->nlevels);
+    if (bad > 0)
+        fprintf(f,
+                "warning     D-BSP levels of P = %d contradict their hierarchy: level %d's L = "
+                "%.3g s is %.1fx level 0's (smaller clusters synchronise no slower)%s\n",
+                lv->nprocs, bad, lv->L[bad], lv->L[bad] / lv->L[0],
+                lv->nprocs > cores ? ": fitted beyond the cores" : ": probe again when quieter");
 }
 
 void probe_print_ccm(FILE *f, const probe_ccm *c, int cores)

@@ -42,9 +42,8 @@ const char cmd_predict_help[] =
     "there is no REAL or ERROR unless --against gives a run on the target.\n"
     "\n"
     "options:\n"
-    "  --machine FILE     the machine file (required); BSP's g and L are its line for\n"
-    "                     the trace's P when it has one per P (by_procs), and a\n"
-    "                     trace of a P it lacks is refused\n"
+    "  --machine FILE     the machine file (required); BSP's g and L are its line\n"
+    "                     for the trace's P (by_procs): a P it lacks is refused\n"
     "  --model MODEL      bsp      W + g*h + L per superstep\n"
     "                     bspstar  W + g*(s + h*B) + L (BSP*, critical block size B)\n"
     "                     ebsp     no barrier: each process waits for its in-partners\n"
@@ -73,16 +72,15 @@ const char cmd_predict_help[] =
     "                     when FILE has both costs) a fresh page's at the cost of a\n"
     "                     first write, any other at that of a page read before;\n"
     "                     fresh or after-read: all at that one cost; none: report\n"
-    "  --ccm-plain PLAIN  how CCM charges a superstep that is no collective:\n"
-    "                     patterns (the default), paper 001's way, the probe's\n"
-    "                     own function of the pattern (of paper 000's five) its\n"
-    "                     relation is, BSP's for any other relation; bsp, BSP's\n"
-    "                     g*h + L for every one\n"
+    "  --ccm-plain PLAIN  CCM's superstep that is no collective: patterns (default,\n"
+    "                     paper 001) its pattern's own T, else BSP's; bsp: BSP's\n"
     "  --against TRACE2   a run of the same program (same P and supersteps) on\n"
     "                     FILE's machine: its time is REAL, and TRACE is\n"
     "                     predicted as from elsewhere\n"
     "  --explain          TRACE ran on FILE's machine even if the host names\n"
     "                     differ (nodes of one cluster): explain it\n"
+    "  --oversubscribed-fits  use a line or levels fitted beyond FILE's cores\n"
+    "                     for a TRACE that ran within its cores (n/a otherwise)\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -122,6 +120,7 @@ typedef struct options {
     const char *probe;       /* report --probe FILE: the probe's raw samples */
     const char *against;     /* --against TRACE2: a run of the program on the target */
     int explain;             /* --explain: TRACE ran on FILE's machine, whatever its host */
+    int oversubscribed_fits; /* --oversubscribed-fits: use them for a run within its cores */
     int elsewhere;           /* the trace comes from another machine (cost_transfer.h) */
     double source_rate;      /* then the rate of the machine it ran on */
     char source_host[128], source_engine[32];
@@ -154,19 +153,37 @@ enum {
     OPT_CCM_PLAIN,
     OPT_AGAINST,
     OPT_EXPLAIN,
+    OPT_OVERSUBSCRIBED_FITS,
     NCOMMON,
     OPT_FORMAT = NCOMMON, /* predict */
     OPT_PORTABILITY = NCOMMON,
     OPT_PROBE /* report */
 };
-static const tool_opt predict_opts[] = {
-    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},    {"--model", true},
-    {"--work", true},      {"--faults", true},    {"--dbsp-label", true}, {"--ccm-plain", true},
-    {"--against", true},   {"--explain", false},  {"--format", true}};
-static const tool_opt report_opts[] = {
-    {"-o|--output", true}, {"--per-step", false}, {"--machine", true},     {"--model", true},
-    {"--work", true},      {"--faults", true},    {"--dbsp-label", true},  {"--ccm-plain", true},
-    {"--against", true},   {"--explain", false},  {"--portability", true}, {"--probe", true}};
+static const tool_opt predict_opts[] = {{"-o|--output", true},
+                                        {"--per-step", false},
+                                        {"--machine", true},
+                                        {"--model", true},
+                                        {"--work", true},
+                                        {"--faults", true},
+                                        {"--dbsp-label", true},
+                                        {"--ccm-plain", true},
+                                        {"--against", true},
+                                        {"--explain", false},
+                                        {"--oversubscribed-fits", false},
+                                        {"--format", true}};
+static const tool_opt report_opts[] = {{"-o|--output", true},
+                                       {"--per-step", false},
+                                       {"--machine", true},
+                                       {"--model", true},
+                                       {"--work", true},
+                                       {"--faults", true},
+                                       {"--dbsp-label", true},
+                                       {"--ccm-plain", true},
+                                       {"--against", true},
+                                       {"--explain", false},
+                                       {"--oversubscribed-fits", false},
+                                       {"--portability", true},
+                                       {"--probe", true}};
 
 typedef struct parsing {
     options *o;
@@ -226,6 +243,7 @@ static int on_option(void *ctx, int opt, const char *v)
     case OPT_CCM_PLAIN: return tool_ccm_plain(command, v, &o->flags);
     case OPT_AGAINST: o->against = v; return 0;
     case OPT_EXPLAIN: o->explain = 1; return 0;
+    case OPT_OVERSUBSCRIBED_FITS: o->oversubscribed_fits = 1; return 0;
     default: /* OPT_FORMAT */
         if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
             return TOOL_EXIT_USAGE;
@@ -323,6 +341,31 @@ static int check_inputs(const options *o, const cost_trace *t, const cost_machin
 }
 
 static int available(const results *r, int k) { return r->have[k] && !r->unavailable[k][0]; }
+
+/* A line or levels fitted at a P beyond the machine's cores describe
+ * time-slicing, not a run with a core per process: for a trace that ran within
+ * its cores (its header's cores), the models that would take them are n/a
+ * unless --oversubscribed-fits (models.md, "Calibration that knows its
+ * limits"). Called after choose_procs, which made them the trace's P's. */
+static void refuse_oversubscribed(const options *o, const cost_trace *t, const cost_machine *m,
+                                  results *r)
+{
+    if (o->oversubscribed_fits || t->cores <= 0 || t->nprocs > t->cores)
+        return;
+    const cost_procs_fit *line = o->fit_procs > 0 ? cost_machine_procs_fit(m, o->fit_procs) : NULL;
+    int levels = cost_machine_levels_procs(m) > 0 && m->levels_oversubscribed;
+    for (int k = 0; k < NMODELS; k++) {
+        int dbsp = k == MODEL_DBSP;
+        if (!available(r, k) || !(dbsp ? levels : line != NULL && line->oversubscribed))
+            continue;
+        snprintf(r->unavailable[k], sizeof r->unavailable[k],
+                 "%s: its %s of P = %d %s fitted beyond its %d cores (time-sliced), and %s ran "
+                 "within its %d cores: not used (--oversubscribed-fits uses it)",
+                 o->machine, dbsp ? "D-BSP levels" : "BSP line",
+                 dbsp ? m->levels_procs : line->procs, dbsp ? "were" : "was", m->cores, o->trace,
+                 t->cores);
+    }
+}
 
 /* A machine file with a BSP line per P (by_procs) gives the trace its own P's
  * line: an oversubscribed P, or one where more processes share the memory, has
@@ -538,6 +581,15 @@ static void describe_machine(const options *o, const cost_machine *m, const cost
     if (cost_machine_levels_procs(m) > 0)
         fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
                 m->levels_oversubscribed ? ", oversubscribed" : "");
+    double L[COST_MAX_LEVELS];
+    for (size_t i = 0; i < m->nlevels; i++)
+        L[i] = m->levels[i].L;
+    int bad = cost_levels_inverted(L, m->nlevels);
+    if (bad > 0)
+        fprintf(out,
+                "warning     D-BSP levels contradict their hierarchy: level %d's L = %.3g s is "
+                "%.1fx level 0's (smaller clusters synchronise no slower): probe again\n",
+                bad, L[bad], L[bad] / L[0]);
     if (m->has_ccm) {
         fprintf(out, "CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
         for (size_t i = 0; i < m->ncoll; i++)
@@ -1033,6 +1085,8 @@ int predict_main(int argc, char **argv, const char *as)
     rc = choose_procs(&o, &t, &m);
     if (rc == 0)
         rc = check_inputs(&o, &t, &m, &r);
+    if (rc == 0)
+        refuse_oversubscribed(&o, &t, &m, &r);
     /* Unasked, without the costs (an older or simulated probe's file) the faults
      * are reported only. The charge per fault on a page counted fresh [0] and
      * per other fault [1]: */
