@@ -6,7 +6,11 @@
 # W = the trace's CPU time x r(here) / r(target), models.md "Two kinds of
 # prediction"), and the program then runs on the target; one row per program,
 # P and target with the median REAL there, each model's ERROR = 100 (REAL -
-# MODEL) / REAL of the median prediction, and the best model.
+# MODEL) / REAL of the median prediction, and the best model. Then per target
+# and model, paper 002's estimates over the programs (each a family of one
+# program, so eta (1) and delta coincide: max_i q_i / min_i q_i with q_i =
+# REAL_i / MODEL_i, cost_portability.h) and the model to trust there (the
+# smallest), with how many programs it predicts within 10 %.
 #
 # Usage: bench/validate.sh BUILD_DIR
 # Environment:
@@ -94,7 +98,7 @@ row() {
             fi
         fi
     done
-    echo "$line | $best |"
+    echo "$line | $best |" | tee -a "$work/rows"
 }
 
 echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS"
@@ -141,4 +145,23 @@ for p in $MPI_PROCS; do
         [ ${#runs[@]} -gt 0 ] && row "$prog" "$p" "mpi (here)" "$work/mpi.json" "${runs[@]}"
     done
 done
+echo
+echo "Per target: delta = eta (1) over the programs (1 = every program's REAL / MODEL the same); within 10 %: programs"
+echo
+echo "| target | P | BSP | BSP* | EBSP | D-BSP | CCM | trust | within 10 % |"
+echo "|---|---|---|---|---|---|---|---|---|"
+[ -f "$work/rows" ] && awk -F'|' -v names="$models" '
+    { tg = $4; pp = $3; gsub(/ /, "", tg); gsub(/ /, "", pp); t = tg "|" pp; if (!(t in seen)) { seen[t] = 1; order[++n] = t }
+      for (k = 1; k <= 5; k++) { e = $(5 + k); gsub(/ /, "", e)
+          if (e == "n/a") { bad[t, k] = 1; continue }
+          e += 0; q = 1 / (1 - e / 100); if (!((t, k) in lo) || q < lo[t, k]) lo[t, k] = q
+          if (!((t, k) in hi) || q > hi[t, k]) hi[t, k] = q
+          if (e <= 10 && e >= -10) near[t, k]++ } }
+    END { split(names, nm, " ")
+        for (i = 1; i <= n; i++) { t = order[i]; split(t, tp, "|"); line = "| " tp[1] " | " tp[2]; best = ""; bd = 0
+            for (k = 1; k <= 5; k++) {
+                if ((t, k) in bad || !((t, k) in lo)) { line = line " | n/a"; continue }
+                d = hi[t, k] / lo[t, k]; line = line sprintf(" | %.2f", d)
+                if (best == "" || d < bd) { best = k; bd = d } }
+            printf "%s | %s | %d |\n", line, (best == "" ? "-" : nm[best]), near[t, best] } }' "$work/rows"
 exit $failed
