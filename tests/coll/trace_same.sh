@@ -6,7 +6,7 @@
 # count what the puts would have moved.
 set -eu
 strip() {
-    grep '"step"' "$1" | sed -e 's/"w":[^,]*,//' -e 's/"ops":[^,]*,//' -e 's/"faults":[^,]*,//' -e 's/"fresh":[^,]*,//' -e 's/"w_faults":[^,]*,//' -e 's/"copy":[^,]*,//' \
+    grep '"step"' "$1" | sed -e 's/"w":[^,]*,//' -e 's/"ops":[^,]*,//' -e 's/"faults":[^,]*,//' -e 's/"fresh":[^,]*,//' -e 's/"w_faults":[^,]*,//' -e 's/"copy":[^,]*,//' -e 's/"cpu":[^,]*,//' -e 's/"preempt":[^,]*,//' \
         -e 's/,"t_enter".*$//' | sort
 }
 a=$(mktemp)

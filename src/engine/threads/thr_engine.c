@@ -226,6 +226,10 @@ void eng_begin(long long nprocs)
         if (err)
             core_fatal("bsp_begin", "cannot start process %d: %s", i, strerror(err));
     }
+    /* Process 0 made the others' threads: its wall clock keeps that time (it
+     * starts late, as REAL shows), its CPU time not (the engine's, not the
+     * program's work, which predict --machine scales to another machine). */
+    core_trace_thread_begins(run->procs[0]);
     free(cpu);
 }
 
