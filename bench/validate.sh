@@ -101,7 +101,19 @@ row() {
     echo "$line | $best |" | tee -a "$work/rows"
 }
 
+# This machine's rate, measured once (the median of five traced runs' own
+# measures) and given to every run (POLYBSP_RATE): the threads traces record it
+# and the simulator charges computation by it, so that only the programs' CPU
+# time differs between the two sides, not two noisy measures of the rate.
+if [ -z "${POLYBSP_RATE:-}" ]; then
+    POLYBSP_RATE=$(for k in 1 2 3 4 5; do
+        POLYBSP_NPROCS=1 POLYBSP_TRACE=$work/rate.jsonl "$build/examples/hello" >/dev/null 2>&1
+        sed -n '1s/.*"rate":\([0-9.e+]*\)}.*/\1/p' "$work/rate.jsonl"
+    done | median)
+fi
+export POLYBSP_RATE
 echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS"
+echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
 echo "ERROR = 100 (REAL - MODEL) / REAL percent; MODEL predicted from a threads trace taken here"
 echo

@@ -6,7 +6,8 @@
  * stays bounded). core_rate_here returns flop/s on the calling thread's CPU
  * clock (so that other work on the machine does not lower it), the median of
  * a few timings of about a millisecond each, measured at its first call and
- * remembered; under SMPI, the simulated host's speed, which is what a DAXPY
+ * remembered, or POLYBSP_RATE when set (docs/env.md); under SMPI, the
+ * simulated host's speed, which is what a DAXPY
  * measures there (the library charges computation at smpi/host-speed over it).
  * 0 when it cannot be measured.
  */
