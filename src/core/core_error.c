@@ -3,6 +3,7 @@
 #include "core/core_error.h"
 
 #include "core/core.h"
+#include "core/core_stop.h"
 #include "engine/engine.h"
 
 #include <signal.h>
@@ -39,6 +40,7 @@ void core_vfatal_as(long pid, unsigned long step, const char *call, const char *
     fflush(stderr);
     if (core_self)
         core_trace_write(core_self->run, "aborted", line);
+    core_stop_cleanup(); /* a tool's temporary files go, as on a stop */
     eng_abort(1);
 }
 
@@ -139,6 +141,7 @@ static void on_crash(int sig)
         ssize_t w = write(STDERR_FILENO, b, n);
         (void)w;
     }
+    core_stop_cleanup();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -156,6 +159,7 @@ void core_report_exit(int status)
     fprintf(stderr, "%s\n", line);
     fflush(stderr);
     core_trace_write(p->run, "aborted", line);
+    core_stop_cleanup();
     /* Leaving a run half-way is not a success; and the engine stops every
      * process (rank) with this status, rather than leaving that to chance. */
     eng_abort(status ? status : 1);

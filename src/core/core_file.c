@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,6 +30,37 @@ static const char *kind_of(mode_t mode)
     if (S_ISSOCK(mode))
         return "a socket";
     return "of an unknown kind";
+}
+
+/* A write past a file size limit (ulimit -f) raises SIGXFSZ, whose default
+ * action ends the process at once: no line, and the temporary left behind.
+ * While any file of ours is open the signal is ignored, unless the program
+ * handles it itself, so that the write fails with EFBIG ("File too large") and
+ * takes the error path of any failed write; the last file to close puts the
+ * program's disposition back. */
+static pthread_mutex_t xfsz_lock = PTHREAD_MUTEX_INITIALIZER;
+static int xfsz_files;              /* files open between create and commit/discard */
+static struct sigaction xfsz_saved; /* the disposition before the first of them */
+
+void core_file_hold_xfsz(void)
+{
+    pthread_mutex_lock(&xfsz_lock);
+    if (xfsz_files++ == 0) {
+        struct sigaction ignore = {.sa_handler = SIG_IGN};
+        sigemptyset(&ignore.sa_mask);
+        sigaction(SIGXFSZ, NULL, &xfsz_saved);
+        if (xfsz_saved.sa_handler == SIG_DFL)
+            sigaction(SIGXFSZ, &ignore, NULL);
+    }
+    pthread_mutex_unlock(&xfsz_lock);
+}
+
+void core_file_release_xfsz(void)
+{
+    pthread_mutex_lock(&xfsz_lock);
+    if (xfsz_files > 0 && --xfsz_files == 0 && xfsz_saved.sa_handler == SIG_DFL)
+        sigaction(SIGXFSZ, &xfsz_saved, NULL);
+    pthread_mutex_unlock(&xfsz_lock);
 }
 
 static int fail(char *why, size_t whylen, int err)
@@ -98,6 +131,8 @@ int core_file_create(core_file *w, const char *path, char *why, size_t whylen)
     }
     memcpy(w->tmp, path, len);
     memcpy(w->tmp + len, ".XXXXXX", 8);
+    core_file_hold_xfsz(); /* released by core_file_discard, which every path reaches */
+    w->held_xfsz = 1;
     int fd = open_unique(w->tmp, len + 1, 0666);
     if (fd < 0) {
         int err = errno;
@@ -153,6 +188,8 @@ void core_file_discard(core_file *w)
         core_stop_temp(w->path, NULL); /* after the unlink: a stop between removes nothing twice */
     free(w->tmp);
     free(w->path);
+    if (w->held_xfsz)
+        core_file_release_xfsz();
     memset(w, 0, sizeof *w);
 }
 

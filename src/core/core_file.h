@@ -11,6 +11,10 @@
  * regular file (a directory)", ...) is put into why; the caller names the file. A reader of PATH
  * thus sees the old file or the whole new one, never a part.
  *
+ * A file size limit (ulimit -f) is one more failed write: while a file is
+ * open here SIGXFSZ is ignored (unless the program handles it), so that the
+ * write fails with "File too large" instead of the signal ending the process.
+ *
  * Contract (reading): core_file_is_regular tells whether a stream reads a
  * regular file, whose size is what is present; readers bound what they take from
  * anything else (a pipe, a FIFO, /dev/zero), which may never end.
@@ -27,6 +31,7 @@ typedef struct core_file {
     char *path;    /* the file it becomes */
     int transient; /* set by the caller: commit without fsync (a placeholder soon
                       replaced, such as a trace's header at the start of a run) */
+    int held_xfsz; /* core_file_hold_xfsz was called for it */
 } core_file;
 
 /* 0 when path is a regular file or absent; else -1 with the reason in why. */
@@ -39,6 +44,12 @@ int core_file_commit(core_file *w, char *why, size_t whylen);
 void core_file_discard(core_file *w);
 /* The three in one: path gets exactly the len bytes of text. */
 int core_file_write(const char *path, const char *text, size_t len, char *why, size_t whylen);
+
+/* The SIGXFSZ window of core_file_create .. commit/discard, for a writer of
+ * another stream (standard output): nested holds, the last release puts the
+ * program's disposition back. Thread-safe. */
+void core_file_hold_xfsz(void);
+void core_file_release_xfsz(void);
 
 /* 1 when f reads a regular file, 0 otherwise (also for memory streams). */
 int core_file_is_regular(FILE *f);

@@ -34,7 +34,7 @@ static void say(const char *line)
 }
 
 /* unlink, rmdir, write, sigaction and raise are async-signal-safe. */
-static void remove_and_stop(int sig)
+void core_stop_cleanup(void)
 {
     for (int i = depth - 1; i >= 0; i--) {
         if (stack[i].has_tmp)
@@ -43,6 +43,11 @@ static void remove_and_stop(int sig)
         say(gone ? stack[i].removed : stack[i].kept);
     }
     depth = 0;
+}
+
+static void remove_and_stop(int sig)
+{
+    core_stop_cleanup();
     for (int k = 0; k < NSTOP; k++) {
         if (stop_signals[k] != sig)
             continue;

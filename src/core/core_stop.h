@@ -9,7 +9,8 @@
  * handler, the last forget puts back what was there, so uses nest. For the
  * tools' temporary files; registered and forgotten from one thread, outside
  * any SPMD section. A file written whole (core_file) at a registered path has
- * its temporary removed too.
+ * its temporary removed too. A run that stops on an error removes them too
+ * (core_stop_cleanup).
  */
 #ifndef POLYBSP_CORE_STOP_H
 #define POLYBSP_CORE_STOP_H
@@ -22,6 +23,11 @@ void core_stop_forget(int handle);
  * kept when it could not (a directory with files in it); either may be NULL
  * (nothing said). The strings must live until core_stop_forget. */
 void core_stop_say(int handle, const char *removed, const char *kept);
+/* Removes every registered path now, as a stop would, without stopping:
+ * for a program that ends on an error instead (core_error.h: a fatal report,
+ * a crash, exit inside a run), which leaves by _exit or the signal.
+ * Async-signal-safe. */
+void core_stop_cleanup(void);
 /* core_file's temporary beside a registered path (tmp, or NULL once it is
  * renamed or removed) goes with the path; nothing for a path not registered.
  * May be called from any thread while the registrations do not change. */

@@ -3,12 +3,17 @@
  * Contract: `polybsp --help|-h|help [COMMAND]` and `polybsp --version` print to
  * stdout and exit 0; `polybsp COMMAND ARGS...` returns what the subcommand returns;
  * `polybsp COMMAND help|--help|-h` prints that subcommand's help; anything else is
- * a one-line usage error with exit status 2.
+ * a one-line usage error with exit status 2. What a command printed on stdout
+ * that could not be written (a full disk, /dev/full, a file size limit) is one
+ * line `polybsp: COMMAND: cannot write standard output: REASON` and status 1.
  */
 #include "tool.h"
 
+#include "core/core_file.h"
+
 #include <polybsp.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -62,6 +67,19 @@ static int print_command_help(const char *name)
     return 0;
 }
 
+/* Whatever a command printed must have reached standard output: a buffered
+ * write that failed is only seen here. rc, or 1 after the line when it was 0. */
+static int check_stdout(const char *name, int rc)
+{
+    int err = 0;
+    if (fflush(stdout) != 0 || ferror(stdout))
+        err = errno ? errno : EIO;
+    if (!err)
+        return rc;
+    fprintf(stderr, "polybsp: %s: cannot write standard output: %s\n", name, strerror(err));
+    return rc ? rc : 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -87,5 +105,16 @@ int main(int argc, char **argv)
      * program that `run` starts, which may have its own --help. */
     if (argc > 2 && tool_is_help(argv[2]))
         return print_command_help(name);
-    return cmd->run(argc - 1, argv + 1);
+    /* A file size limit must fail a write, not end polybsp silently
+     * (core_file.h); `run` alone keeps the disposition it was given, which the
+     * program it hands itself over to (exec) inherits. */
+    int hold = strcmp(name, "run") != 0;
+    if (hold)
+        core_file_hold_xfsz();
+    errno = 0;
+    int rc = cmd->run(argc - 1, argv + 1);
+    rc = check_stdout(name, rc);
+    if (hold)
+        core_file_release_xfsz();
+    return rc;
 }

@@ -648,9 +648,9 @@ int cmd_portability(int argc, char **argv)
     cost_machine m;
     if (o.machine && cost_machine_read(o.machine, &m, err, sizeof err) != 0)
         return tool_usage_error("portability: %s", err);
-    FILE *out = NULL;
-    if (o.output && !(out = fopen(o.output, "w")))
-        return tool_usage_error("portability: cannot write '%s': %s", o.output, strerror(errno));
+    /* -o is written at the end (tool.h), and refused now rather than after the runs. */
+    if (o.output && (rc = tool_out_check("portability", o.output)) != 0)
+        return rc;
 
     /* The traces are written to the working directory (POLYBSP_TRACE would trace
      * the set-up too): run in a directory of our own. */
@@ -659,8 +659,6 @@ int cmd_portability(int argc, char **argv)
     if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
         fprintf(stderr, "polybsp: portability: cannot make a working directory: %s\n",
                 strerror(errno));
-        if (out)
-            fclose(out);
         return 1;
     }
     unsetenv("POLYBSP_TRACE");
@@ -707,12 +705,11 @@ int cmd_portability(int argc, char **argv)
             print_json(stdout, s, &o, &m, machine_name, date);
         else
             print_table(s, &o, &m, machine_name);
-        if (out)
-            print_json(out, s, &o, &m, machine_name, date);
-    }
-    if (out && fclose(out) != 0 && rc == 0) {
-        fprintf(stderr, "polybsp: portability: cannot write '%s': %s\n", o.output, strerror(errno));
-        rc = 1;
+        tool_out out;
+        if (o.output && (rc = tool_out_open(&out, "portability", o.output)) == 0) {
+            print_json(out.f, s, &o, &m, machine_name, date);
+            rc = tool_out_close(&out);
+        }
     }
     free(s);
     return rc;

@@ -1099,8 +1099,9 @@ int predict_main(int argc, char **argv, const char *as)
         rc = 1;
     }
     out = stdout;
-    if (rc == 0 && o.output != NULL && (out = fopen(o.output, "w")) == NULL)
-        rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
+    tool_out file; /* -o: replaced whole (tool.h) */
+    if (rc == 0 && o.output != NULL && (rc = tool_out_open(&file, command, o.output)) == 0)
+        out = file.f;
     if (rc == 0) {
         if (o.format == FORMAT_TABLE)
             print_table(&o, &t, &m, &r);
@@ -1110,9 +1111,9 @@ int predict_main(int argc, char **argv, const char *as)
             print_json(&o, &t, &m, &r);
         else
             print_html(&o, &t, &m, &r, o.portability ? &eta : NULL, o.probe ? &raw : NULL);
-        if (out != stdout && fclose(out) != 0)
-            rc = tool_usage_error("%s: cannot write '%s': %s", command, o.output, strerror(errno));
-        else if (report)
+        if (out != stdout)
+            rc = tool_out_close(&file);
+        if (rc == 0 && report)
             printf("polybsp report: %s\n", o.output);
     }
     free(r.real);

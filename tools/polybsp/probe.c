@@ -112,26 +112,6 @@ static int parse_list(const char *text, long least, long most, int even, long *o
     }
 }
 
-/* Refuses an output file that cannot be written, before minutes are spent
- * measuring: it must be a regular file or absent (the new file replaces it
- * whole, core_file), in a directory where a file can be created. */
-static int check_output(const char *path)
-{
-    char dir[PATH_MAX], why[256];
-    const char *slash = strrchr(path, '/');
-    if (slash == NULL)
-        strcpy(dir, ".");
-    else
-        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-    if (path[0] == '\0' || (slash != NULL && slash[1] == '\0'))
-        return tool_usage_error("probe: cannot write '%s': %s", path, strerror(EISDIR));
-    if (core_file_check(path, why, sizeof why) != 0)
-        return tool_usage_error("probe: cannot write '%s': %s", path, why);
-    if (access(dir, W_OK) != 0)
-        return tool_usage_error("probe: cannot write '%s': %s", path, strerror(errno));
-    return 0;
-}
-
 /* The paper's processor counts 2, 4, 6, 8 whatever the cores (the ones above them
  * are fitted apart, as oversubscribed), and the cores themselves when more; on
  * MPI started by hand, as far as the job's ranks go. */
@@ -308,9 +288,10 @@ int cmd_probe(int argc, char **argv)
         o.nsizes = o.quick ? probe_quick_nsizes : probe_default_nsizes;
         memcpy(o.sizes, sizes, o.nsizes * sizeof *sizes);
     }
-    int status = check_output(o.output);
+    /* Refused before minutes are spent measuring. */
+    int status = tool_out_check("probe", o.output);
     if (status == 0 && o.raw)
-        status = check_output(o.raw);
+        status = tool_out_check("probe", o.raw);
     if (status != 0)
         return status;
     if (strcmp(engine, bsp_engine_name()) != 0) {

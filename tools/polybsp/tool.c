@@ -167,6 +167,51 @@ const char *tool_ccm_plain_name(int flags)
     return ccm_plain_names[flags & COST_CCM_PLAIN_BSP ? 0 : 1];
 }
 
+int tool_out_check(const char *cmd, const char *path)
+{
+    char dir[PATH_MAX], why[256];
+    const char *slash = strrchr(path, '/');
+    if (slash == NULL)
+        strcpy(dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+    if (path[0] == '\0' || (slash != NULL && slash[1] == '\0'))
+        return tool_usage_error("%s: cannot write '%s': %s", cmd, path, strerror(EISDIR));
+    if (core_file_check(path, why, sizeof why) != 0)
+        return tool_usage_error("%s: cannot write '%s': %s", cmd, path, why);
+    if (access(dir, W_OK) != 0)
+        return tool_usage_error("%s: cannot write '%s': %s", cmd, path, strerror(errno));
+    return 0;
+}
+
+int tool_out_open(tool_out *o, const char *cmd, const char *path)
+{
+    char why[256];
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->path = path;
+    if (core_file_create(&o->file, path, why, sizeof why) != 0)
+        return tool_usage_error("%s: cannot write '%s': %s", cmd, path, why);
+    o->f = o->file.f;
+    return 0;
+}
+
+int tool_out_close(tool_out *o)
+{
+    char why[256];
+    o->f = NULL;
+    if (core_file_commit(&o->file, why, sizeof why) == 0)
+        return 0;
+    fprintf(stderr, "polybsp: %s: cannot write '%s': %s\n", o->cmd, o->path, why);
+    return 1;
+}
+
+void tool_out_discard(tool_out *o)
+{
+    o->f = NULL;
+    core_file_discard(&o->file);
+}
+
 bool tool_engine_available(const char *name)
 {
     for (const char *const *e = tool_engines; *e != NULL; e++) {

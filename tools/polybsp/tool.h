@@ -7,7 +7,10 @@
 #ifndef POLYBSP_TOOL_H
 #define POLYBSP_TOOL_H
 
+#include "core/core_file.h"
+
 #include <stdbool.h>
+#include <stdio.h>
 
 /* Exit status of every usage error, so that scripts can tell "you called me
  * wrongly" (2) from "the BSP program failed" (its own status, usually 1). */
@@ -67,6 +70,29 @@ int tool_choice(const char *cmd, const char *what, const char *value, const char
  * flags stand for. */
 int tool_ccm_plain(const char *cmd, const char *value, int *flags);
 const char *tool_ccm_plain_name(int flags);
+
+/* The one writer of every file a subcommand produces (-o of predict, report,
+ * portability, probe; its checks): the file is replaced whole or not at all
+ * (core_file.h: a temporary beside it, fsync, rename; a symbolic link, a
+ * device, a directory or a FIFO at the path is refused, never written through),
+ * so a full disk or a file size limit leaves the old file as it was.
+ * Standard output is checked once, by main, after the subcommand returns.
+ *
+ * tool_out_check: whether path can be written, before minutes are spent making
+ * its content: a regular file or absent, in a directory where files can be
+ * made. tool_out_open: o->f open on the new file. Both return 0, or
+ * TOOL_EXIT_USAGE after the line `CMD: cannot write 'PATH': REASON`.
+ * tool_out_close: the content becomes path's; 0, or 1 after the same line
+ * (nothing changed at path). tool_out_discard: gives the new file up. */
+typedef struct tool_out {
+    FILE *f;
+    core_file file;
+    const char *cmd, *path;
+} tool_out;
+int tool_out_check(const char *cmd, const char *path);
+int tool_out_open(tool_out *o, const char *cmd, const char *path);
+int tool_out_close(tool_out *o);
+void tool_out_discard(tool_out *o);
 
 /* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
