@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m.L = 1e-5;
         m.gstar = 2e-9;
         m.B = 64;
-        m.rate = 1e9;
+        m.rate[0] = 1e9; /* flops; the other kinds unmeasured */
         m.h_sum = (int)(size & 1);
         /* D-BSP: one level for clusters of any size > 1, one for clusters of one. */
         m.levels[0] = (cost_level){0, 2147483647, 1e-9, 1e-5};
