@@ -15,6 +15,12 @@
 
 static atomic_int reported;
 
+/* The first report of the run wins: among this process's threads by the flag,
+ * among the engine's processes (MPI ranks) by eng_first_report. A loser stays
+ * silent and waits to be stopped; the flag stays set either way, so that a
+ * second error of this process asks nobody again. Async-signal-safe. */
+static int first_report(void) { return !atomic_exchange(&reported, 1) && eng_first_report(); }
+
 static CORE_NORETURN void wait_for_exit(void)
 {
     for (;;)
@@ -23,7 +29,7 @@ static CORE_NORETURN void wait_for_exit(void)
 
 void core_vfatal_as(long pid, unsigned long step, const char *call, const char *fmt, va_list ap)
 {
-    if (atomic_exchange(&reported, 1))
+    if (!first_report())
         wait_for_exit(); /* another process is already stopping the run */
     char line[1024];
     int n = pid >= 0 ? snprintf(line, sizeof line, "polybsp: process %ld, superstep %lu: %s: ", pid,
@@ -127,7 +133,7 @@ static void on_crash(int sig)
         return;
 #endif
     const core_proc *p = core_self;
-    if (p && !atomic_exchange(&reported, 1)) {
+    if (p && first_report()) {
         char b[256];
         size_t n = put_str(b, 0, "polybsp: process ");
         n = put_num(b, n, (unsigned long)p->pid);
@@ -149,7 +155,7 @@ static void on_crash(int sig)
 void core_report_exit(int status)
 {
     const core_proc *p = core_self;
-    if (!p || p->ended_how || atomic_exchange(&reported, 1))
+    if (!p || p->ended_how || !first_report())
         return;
     fflush(stdout);
     char line[160];

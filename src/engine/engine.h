@@ -43,6 +43,12 @@ typedef enum { ENG_BEFORE = 0, ENG_RUNNING = 1, ENG_AFTER = 2 } eng_state;
 const char *eng_name(void);
 /* Ends the whole run now with this exit status (every process, every rank). */
 void eng_abort(int status) __attribute__((noreturn));
+/* Whether this process may print the run's one error line: 1 for the first
+ * to ask, 0 for any later one (core_error.c asks once per process, after its
+ * own threads have settled it among themselves). Async-signal-safe: a crash
+ * handler asks. The threads engine's processes share core_error's flag, so it
+ * answers 1; the MPI engine's ranks share one flag per node (mpie_engine.c). */
+int eng_first_report(void);
 void eng_init(void (*spmd)(void), int argc, char **argv);
 void eng_begin(long long nprocs);
 void eng_end(void);

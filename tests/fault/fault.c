@@ -4,23 +4,23 @@
  *
  * Usage: fault CASE [ACTOR [STEP]]. The run asks for 4 processes; all complete
  * STEP supersteps (default 2), each but the first with a put, a get and a
- * message, then process ACTOR (default 1) commits the fault in superstep STEP
- * while the others go on to bsp_sync. Should the library let the run hang, the
- * test's timeout fails it; should the run go on, it ends with status 0 and the
- * test fails.
- *  loop         computes forever (the watchdog, POLYBSP_TIMEOUT, must stop it)
- *  oblsync      every process waits in bsp_oblsync for a message nobody sends
- *  sleep        waits in bsp_sync for a while, then goes on (no timeout: the
- *               others wait less than POLYBSP_TIMEOUT)
- *  pthread_exit ends its thread (threads engine)
- *  abort        calls abort()
- *  crash        stores through a null pointer
+ * message, then process ACTOR (default 1; `all`: every process at once) commits
+ * the fault in superstep STEP while the others go on to bsp_sync. Should the library let the run
+ * hang, the test's timeout fails it; should the run go on, it ends with status 0 and the test
+ * fails. loop         computes forever (the watchdog, POLYBSP_TIMEOUT, must stop it) oblsync every
+ * process waits in bsp_oblsync for a message nobody sends sleep        waits in bsp_sync for a
+ * while, then goes on (no timeout: the others wait less than POLYBSP_TIMEOUT) pthread_exit ends its
+ * thread (threads engine) abort        calls abort() crash        stores through a null pointer
  *  sigkill      raises SIGKILL, which no handler can report
  *  forever      nobody commits a fault: the supersteps go on until the run is
  *               stopped from outside (bench/fault_inject.sh's kill and stop)
  *  overflow     recurses until the stack overflows
  *  return       process 0 returns from the SPMD function at once and main then
  *               computes forever (bsp_init style)
+ *  bsp_abort    calls bsp_abort("fault: stopped")
+ *  put_null     calls bsp_put with a NULL source
+ *  exit         calls exit(3)
+ *  (any other)  no fault: a run of STEP supersteps that ends well
  */
 #define _DEFAULT_SOURCE 1 /* usleep (1: as smpicc defines it) */
 #include <polybsp.h>
@@ -74,6 +74,12 @@ static void commit(void)
         spin = recurse(0);
     else if (!strcmp(fault, "sleep"))
         usleep(300000);
+    else if (!strcmp(fault, "bsp_abort"))
+        bsp_abort("fault: stopped");
+    else if (!strcmp(fault, "put_null"))
+        bsp_put(0, NULL, &actor, 0, sizeof actor);
+    else if (!strcmp(fault, "exit"))
+        exit(3);
 }
 
 static void spmd(void)
@@ -98,7 +104,7 @@ static void spmd(void)
         return;
     if (!strcmp(fault, "oblsync"))
         bsp_oblsync(1);
-    if (p == actor)
+    if (p == actor || actor < 0)
         commit();
     bsp_sync();
     bsp_pop_reg(&value);
@@ -113,7 +119,7 @@ int main(int argc, char **argv)
     }
     fault = argv[1];
     if (argc >= 3)
-        actor = atoi(argv[2]);
+        actor = strcmp(argv[2], "all") == 0 ? -1 : atoi(argv[2]);
     if (argc == 4)
         fault_step = atol(argv[3]);
     bsp_init(spmd, argc, argv);

@@ -23,13 +23,17 @@
 #include "engine/engine.h"
 #include "engine/mpi/mpie.h"
 
+#include <fcntl.h>
 #include <limits.h>
 #include <sched.h>
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -152,6 +156,63 @@ void eng_abort(int status)
 #endif
     _exit(status);
 }
+
+#ifdef POLYBSP_SMPI
+int eng_first_report(void) { return 1; } /* one process: core_error's flag is every rank's */
+#else
+/* An error every rank meets (bsp_abort, a bad argument, exit, a crash, all in
+ * the same superstep) would otherwise print one line per rank: each rank is a
+ * process with a core_error flag of its own. The ranks of a node share one
+ * flag in shared memory, set up at the first bsp_begin (every rank of the job
+ * comes there) and kept until the process ends; the first rank to set it
+ * prints. Ranks on different nodes cannot share it: a job over N nodes prints
+ * at most N lines. Without it (no shared memory), every rank prints, as before. */
+static atomic_int *report_flag;
+
+int eng_first_report(void) { return !report_flag || !atomic_exchange(report_flag, 1); }
+
+/* Collective over MPI_COMM_WORLD. The node's lowest rank makes the segment
+ * under a name of its own, the others map it, then the name goes: the mappings
+ * stay, and nothing is left behind in /dev/shm however the job ends. */
+static void share_report_flag(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    MPI_Comm node;
+    int local, made = 0, fd = -1;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, g.rank, MPI_INFO_NULL, &node);
+    MPI_Comm_rank(node, &local);
+    char name[64];
+    snprintf(name, sizeof name, "/polybsp-report-%ld-%ld", (long)getpid(), (long)time(NULL));
+    MPI_Bcast(name, sizeof name, MPI_CHAR, 0, node);
+    if (local == 0) {
+        fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd >= 0 && ftruncate(fd, sizeof *report_flag) != 0) { /* zero-filled: nobody yet */
+            close(fd);
+            shm_unlink(name);
+            fd = -1;
+        }
+        made = fd >= 0;
+    }
+    MPI_Bcast(&made, 1, MPI_INT, 0, node);
+    if (made && local != 0)
+        fd = shm_open(name, O_RDWR, 0);
+    if (fd >= 0) {
+        void *at = mmap(NULL, sizeof *report_flag, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+        if (at != MAP_FAILED)
+            report_flag = at; /* a rank that could not map it prints regardless */
+    }
+    if (made) {
+        MPI_Barrier(node); /* every rank has opened it */
+        if (local == 0)
+            shm_unlink(name);
+    }
+    MPI_Comm_free(&node);
+}
+#endif
 
 void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step)
 {
@@ -392,6 +453,9 @@ void eng_begin(long long nprocs)
                    "mpirun -np %lld)",
                    P, size, P);
     int rank = g.rank;
+#ifndef POLYBSP_SMPI
+    share_report_flag();
+#endif
     MPI_Comm_split(MPI_COMM_WORLD, rank < P ? 0 : MPI_UNDEFINED, rank, &g.participants);
     if (rank >= P)
         leave_without_section();
