@@ -1,4 +1,5 @@
 /* tool.c — helpers shared by the subcommands: usage errors, help flags, engines. */
+#define _XOPEN_SOURCE 700 /* nftw */
 #include "tool.h"
 
 #include "core/core_file.h"
@@ -7,13 +8,16 @@
 #include "cost/cost_model.h"
 
 #include <errno.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 /* The MPI engine is there when polybsp was built with MPI (libpolybsp_mpi), the
@@ -235,15 +239,99 @@ const char *tool_engine_list(void)
     return list;
 }
 
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+static int remove_entry(const char *path, const struct stat *st, int kind, struct FTW *at)
+{
+    (void)st, (void)kind, (void)at;
+    remove(path);
+    return 0; /* on with the rest: what stays makes the final rmdir fail */
+}
+
+/* The job's own session directory goes whole. Open MPI empties it when the job
+ * ends by itself, not when the job's process group is stopped (SIGTERM from
+ * `timeout` or a batch scheduler: 3 of 5 such runs left 8 MB behind); no other
+ * job uses it (tool_exec_mpi made it for this one). Ranks killed with mpiexec
+ * may still be going for a moment: a few tries, 50 ms apart. Links are
+ * removed, never followed (FTW_PHYS), and no other file system entered. */
+static void remove_session(const char *dir)
+{
+    const struct timespec nap = {0, 50 * 1000 * 1000};
+    for (int tries = 0; tries < 20; tries++) {
+        nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+        if (access(dir, F_OK) != 0)
+            return;
+        nanosleep(&nap, NULL);
+    }
+}
+#endif
+
 #ifdef POLYBSP_MPIEXEC
-static volatile pid_t job_pid;         /* mpiexec, while tool_exec_mpi waits; 0 before */
-static volatile sig_atomic_t job_stop; /* the stop signal passed on to it, or 0 */
+/* mpiexec runs as a child, so that a rank killed by SIGKILL, which no handler
+ * of the rank can report, still gets its line; a stop signal meant for the job
+ * must then reach mpiexec, and exactly once: Open MPI's mpirun takes a second
+ * SIGTERM as "abort at once" and leaves its ranks (each in a process group of
+ * its own) running and its session directory behind. `timeout` sends its
+ * signal to the child and then to the child's process group, so a job whose
+ * mpiexec shared polybsp's group got two (3 of 5 such runs left 8 MB and their
+ * ranks). Hence:
+ *  - not in the foreground of a terminal (batch jobs, `timeout`, `&`): mpiexec
+ *    gets a process group of its own, which no group signal reaches, and
+ *    polybsp passes SIGINT, SIGQUIT, SIGTERM and SIGHUP on to it, the first
+ *    one only;
+ *  - in the foreground of a terminal: the terminal's interrupt, quit and
+ *    hangup reach the whole foreground group, mpiexec with it, and are ignored
+ *    here (as system(3) does); a SIGTERM, which on a terminal comes from a
+ *    `kill PID` of polybsp alone, is passed on, once.
+ * Once mpiexec has ended, the signal takes its course here. A signal ignored
+ * before (nohup) stays so. */
+enum { NSTOPS = 4 };
+static const int stop_signals[NSTOPS] = {SIGINT, SIGQUIT, SIGTERM, SIGHUP};
+static volatile pid_t job_pid;           /* mpiexec, while tool_exec_mpi waits; 0 before */
+static volatile sig_atomic_t job_stop;   /* the first stop signal, or 0 */
+static volatile sig_atomic_t job_passed; /* it was passed on to mpiexec */
 
 static void pass_stop(int sig)
 {
-    job_stop = sig;
-    if (job_pid > 0)
-        kill(job_pid, sig);
+    if (!job_stop)
+        job_stop = sig;
+    if (job_pid > 0 && !job_passed) {
+        job_passed = 1;
+        kill(job_pid, job_stop);
+    }
+}
+
+/* What each stop signal does while the job runs; old[] keeps what it did. */
+static void job_signals_set(int own_group, struct sigaction old[NSTOPS])
+{
+    struct sigaction ignore = {.sa_handler = SIG_IGN}, pass = {.sa_handler = pass_stop};
+    sigemptyset(&ignore.sa_mask);
+    sigemptyset(&pass.sa_mask);
+    for (int k = 0; k < NSTOPS; k++) {
+        sigaddset(&pass.sa_mask, stop_signals[k]); /* one handler at a time */
+        sigaction(stop_signals[k], NULL, &old[k]);
+    }
+    job_pid = 0;
+    job_stop = 0;
+    job_passed = 0;
+    for (int k = 0; k < NSTOPS; k++) {
+        if (old[k].sa_handler == SIG_IGN)
+            continue;
+        int passed = own_group || stop_signals[k] == SIGTERM;
+        sigaction(stop_signals[k], passed ? &pass : &ignore, NULL);
+    }
+}
+
+static void job_signals_restore(const struct sigaction old[NSTOPS])
+{
+    for (int k = 0; k < NSTOPS; k++)
+        sigaction(stop_signals[k], &old[k], NULL);
+}
+
+/* Whether polybsp runs in the foreground of a terminal (its interrupts are
+ * the terminal's, and reach the whole foreground group). */
+static int on_terminal(void)
+{
+    return isatty(STDIN_FILENO) && tcgetpgrp(STDIN_FILENO) == getpgrp();
 }
 #endif
 
@@ -293,34 +381,18 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         args[k++] = count;
     }
     memcpy(args + k, argv, (n + 1) * sizeof *args);
-    /* mpiexec runs as a child, so that a rank killed by SIGKILL, which no
-     * handler of the rank can report, still gets its line. A terminal's
-     * interrupt reaches the whole process group, mpiexec with it: we ignore
-     * it while we wait, as system(3) does. A SIGTERM or SIGHUP sent to
-     * polybsp alone (kill PID) would leave mpiexec and its ranks running: it
-     * is passed on to mpiexec, which ends the ranks, and once it has ended
-     * the signal takes its course here. The handlers are in place before the
-     * fork, so that no such signal falls between the two. */
-    struct sigaction ignore = {.sa_handler = SIG_IGN}, pass = {.sa_handler = pass_stop};
-    struct sigaction old_int, old_quit, old_term, old_hup;
-    sigemptyset(&ignore.sa_mask);
-    sigemptyset(&pass.sa_mask);
-    job_pid = 0;
-    job_stop = 0;
-    sigaction(SIGINT, &ignore, &old_int);
-    sigaction(SIGQUIT, &ignore, &old_quit);
-    sigaction(SIGTERM, NULL, &old_term);
-    sigaction(SIGHUP, NULL, &old_hup);
-    if (old_term.sa_handler != SIG_IGN) /* a signal ignored (nohup) stays so */
-        sigaction(SIGTERM, &pass, NULL);
-    if (old_hup.sa_handler != SIG_IGN)
-        sigaction(SIGHUP, &pass, NULL);
+    /* The stop signals are in place before the fork, so that none falls
+     * between the two (see job_signals_set). */
+    int own_group = !on_terminal();
+    struct sigaction old[NSTOPS];
+    job_signals_set(own_group, old);
     pid_t child = fork();
     if (child == 0) {
-        /* mpiexec takes interrupts as polybsp had them (exec resets the
+        if (own_group)
+            setpgid(0, 0);
+        /* mpiexec takes the signals as polybsp had them (exec resets the
          * pass-on handlers by itself, not what is ignored). */
-        sigaction(SIGINT, &old_int, NULL);
-        sigaction(SIGQUIT, &old_quit, NULL);
+        job_signals_restore(old);
         execv(args[0], args);
         fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
         _exit(127);
@@ -328,9 +400,19 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     free(args);
     int status = 0;
     if (child > 0) {
+        if (own_group)
+            setpgid(child, child); /* as the child does: whichever runs first */
+        sigset_t stops, before;
+        sigemptyset(&stops);
+        for (int k = 0; k < NSTOPS; k++)
+            sigaddset(&stops, stop_signals[k]);
+        sigprocmask(SIG_BLOCK, &stops, &before);
         job_pid = child;
-        if (job_stop) /* arrived before job_pid was known */
+        if (job_stop && !job_passed) { /* arrived before job_pid was known */
+            job_passed = 1;
             kill(child, job_stop);
+        }
+        sigprocmask(SIG_SETMASK, &before, NULL);
         while (waitpid(child, &status, 0) < 0 && errno == EINTR)
             continue;
     } else {
@@ -338,14 +420,11 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
                 strerror(errno));
     }
     job_pid = 0;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGQUIT, &old_quit, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    job_signals_restore(old);
 #ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
     if (session[0]) { /* the job's own session directory goes */
         core_stop_forget(session_stop);
-        rmdir(session);
+        remove_session(session);
         unsetenv("OMPI_MCA_orte_tmpdir_base");
     }
 #endif

@@ -15,7 +15,12 @@
 #                ($TMPDIR/polybsp-portability.*) exists: TMPDIR ends empty;
 #   mpi-run:     `run --engine mpi -p 2 sleep S` once both ranks run, the signal
 #                sent to polybsp alone: the ranks and mpiexec end, and TMPDIR
-#                (where Open MPI's session directory was) ends empty.
+#                (where Open MPI's session directory was) ends empty;
+#   mpi-group:   the same under `timeout`, which is sent the SIGTERM: it
+#                sends it on to polybsp, then to its whole process group, as on
+#                expiry (a batch scheduler sends the second alone). Before
+#                polybsp gave mpiexec a group of its own, mpiexec got it twice,
+#                and 1 run in 3 left its ranks and session directory.
 set -u
 tool=$1
 mode=$2
@@ -44,14 +49,18 @@ probe | portability)
         [ -n "$(find "$TMPDIR" -maxdepth 1 -name "polybsp-$mode[.-]*" 2>/dev/null)" ]
     }
     ;;
-mpi-run)
+mpi-run | mpi-group)
     nap=$((3000 + $$ % 1000)) # a sleep of its own, to count its ranks by
     set -- run --engine mpi -p 2 sleep "$nap"
     reached() { [ "$(pgrep -xc -f "sleep $nap")" -eq 2 ]; }
     ;;
 *) echo "stop: unknown mode $mode"; exit 2 ;;
 esac
-"$tool" "$@" >"$out" 2>"$out.err" &
+if [ "$mode" = mpi-group ]; then
+    timeout 600 "$tool" "$@" >"$out" 2>"$out.err" &
+else
+    "$tool" "$@" >"$out" 2>"$out.err" &
+fi
 job=$!
 i=0
 until reached; do # up to 60 s
@@ -80,7 +89,8 @@ demo-late)
     [ -f "$dir/machine.json" ] || fail "$dir/machine.json is gone"
     rm -rf "$dir"
     ;;
-mpi-run)
+mpi-run | mpi-group)
+    sleep 1 # ranks stopped by mpiexec may take a moment to go
     left=$(pgrep -a -f "sleep $nap")
     [ -z "$left" ] || { pkill -f "sleep $nap"; fail "still running: $left"; }
     ;;
