@@ -41,7 +41,7 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
     c->pid = pid;
     c->nprocs = g->nprocs;
     for (int par = 0; par < 2; par++) {
-        c->out[par] = calloc((size_t)g->nprocs, sizeof(core_buf));
+        c->out[par] = core_bufs_alloc((size_t)g->nprocs);
         if (!c->out[par])
             core_fatal_oom("communication buffers");
     }
@@ -53,9 +53,10 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
 void core_ctx_free(core_ctx *c)
 {
     for (int par = 0; par < 2; par++) {
-        for (int d = 0; d < c->nprocs; d++)
-            core_buf_free(&c->out[par][d]);
-        free(c->out[par]);
+        for (int d = 0; c->out[par] && d < c->nprocs; d++)
+            if (c->out[par][d].data) /* only those written: see core_out_clear */
+                core_buf_free(&c->out[par][d]);
+        core_bufs_free(c->out[par], (size_t)c->nprocs);
     }
     core_reg_free(&c->reg);
     eng_ctx_free(c);
@@ -659,8 +660,15 @@ static void sync_as(core_proc *p, unsigned at)
     eng_superstep_done(c);
     c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
     /* The engine guarantees nobody reads the other parity's buffers any more. */
+    core_out_clear(c, c->step & 1);
+}
+
+void core_out_clear(core_ctx *c, unsigned parity)
+{
+    core_buf *out = c->out[parity];
     for (int d = 0; d < c->nprocs; d++)
-        core_buf_clear(&c->out[c->step & 1][d]);
+        if (out[d].len) /* read, not written: see core.h */
+            core_buf_clear(&out[d]);
 }
 
 void core_sync(core_proc *p) { sync_as(p, CORE_AT_SYNC); }

@@ -235,6 +235,15 @@ void core_run_destroy(core_run *run);
  * bsp_init (have_spmd), which alone allows a second. */
 void core_check_begin(eng_state state, int have_spmd);
 
+/* Empties the out buffers of one parity, writing only the descriptors of
+ * destinations written to: the others stay as calloc left them, which for a
+ * large P is memory never touched (zero pages, no resident memory). So the
+ * P descriptors per process (2·P·sizeof(core_buf) bytes each, 48·P² for a run)
+ * cost memory in proportion to the pairs that communicate, not to P²: at
+ * P = 8192 on threads, 2.0 GB resident when every sync cleared all of them
+ * (docs/reliability.md, "Memory for large P"). */
+void core_out_clear(core_ctx *c, unsigned parity);
+
 /* Canonical operations: sizes already validated as non-negative by the dialect. */
 void core_put_slow(core_proc *p, const char *call, long long pid, const void *src, void *dst,
                    size_t offset, size_t n, int high_performance);

@@ -1,9 +1,11 @@
 /* core_buf — growth and release of outgoing record buffers. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (1: as smpicc's own definition) */
 #include "core/core_buf.h"
 
 #include "core/core_error.h"
 
 #include <stdlib.h>
+#include <sys/mman.h>
 
 void core_buf_grow(core_buf *b, size_t need)
 {
@@ -42,4 +44,32 @@ void *core_grow_array(void *arr, size_t *cap, size_t elem, const char *what)
         core_fatal_oom(what);
     *cap = n;
     return p;
+}
+
+/* From this size on, an array of descriptors gets pages of its own (mmap), which
+ * the kernel fills with zeros only as they are first written; calloc would do
+ * the same for blocks above malloc's mmap threshold, but below it (128 KiB,
+ * and glibc raises it as such blocks are freed) it clears them, touching every
+ * page: 800 MB at P = 4096 for descriptors never used. Adjacent mappings merge,
+ * so their number stays small. */
+#define CORE_BUFS_MAP_MIN ((size_t)16384)
+
+static size_t bufs_bytes(size_t n) { return n * sizeof(core_buf); }
+
+core_buf *core_bufs_alloc(size_t n)
+{
+    if (bufs_bytes(n) < CORE_BUFS_MAP_MIN)
+        return calloc(n ? n : 1, sizeof(core_buf));
+    void *p = mmap(NULL, bufs_bytes(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void core_bufs_free(core_buf *bufs, size_t n)
+{
+    if (!bufs)
+        return;
+    if (bufs_bytes(n) < CORE_BUFS_MAP_MIN)
+        free(bufs);
+    else
+        munmap(bufs, bufs_bytes(n));
 }

@@ -32,6 +32,12 @@ static inline void core_buf_clear(core_buf *b) { b->len = 0; }
 
 void core_buf_free(core_buf *b);
 
+/* n zeroed descriptors, or NULL when memory runs out; free with core_bufs_free
+ * (same n). Pages of descriptors never written cost no memory (core_out_clear
+ * in core.h says why that matters). */
+core_buf *core_bufs_alloc(size_t n);
+void core_bufs_free(core_buf *bufs, size_t n);
+
 /* Doubles an array of *cap elements of elem bytes (16 the first time) and
  * returns it, *cap updated; stops the run, naming what, when memory runs out. */
 void *core_grow_array(void *arr, size_t *cap, size_t elem, const char *what);

@@ -3,23 +3,39 @@
 
 #include "core/core.h"
 
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 _Thread_local core_watch_slot *core_watch_me;
+
+int core_watch_parse(const char *text, double *seconds)
+{
+    /* The syntax first: strtod would take signs, blanks, exponents, hex, inf. */
+    size_t digits = strspn(text, "0123456789"), at = digits;
+    if (text[at] == '.') {
+        size_t fraction = strspn(text + at + 1, "0123456789");
+        digits += fraction;
+        at += 1 + fraction;
+    }
+    if (digits == 0 || text[at] != '\0' || at > 32)
+        return -1;
+    double s = strtod(text, NULL);
+    if (s != 0 && (s < 0.001 || s > 1e6))
+        return -1;
+    *seconds = s;
+    return 0;
+}
 
 double core_watch_timeout(void)
 {
     const char *env = getenv("POLYBSP_TIMEOUT");
+    double s;
     if (!env || !*env)
         return 0;
-    char *end;
-    errno = 0;
-    double s = strtod(env, &end);
-    if (errno || *end || !isfinite(s) || s < 0)
-        core_fatal_as(-1, 0, "POLYBSP_TIMEOUT", "'%s' is not a number of seconds >= 0", env);
+    if (core_watch_parse(env, &s) != 0)
+        core_fatal_as(-1, 0, "POLYBSP_TIMEOUT", "'%s' is not a number of seconds (expected %s)",
+                      env, CORE_WATCH_EXPECTED);
     return s;
 }
 

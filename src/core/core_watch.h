@@ -4,7 +4,10 @@
  * Contract:
  *  - core_watch_timeout() is POLYBSP_TIMEOUT in seconds, or 0 (unset, empty or 0:
  *    no watchdog, the default); a value that is not a number of seconds stops the
- *    program with one line.
+ *    program with one line. core_watch_parse says what a number of seconds is,
+ *    for it and for `polybsp run --timeout`: decimal digits with an optional
+ *    fraction ("5", "0.25", "2."), 0 or from 0.001 to 1000000; no sign, blank,
+ *    exponent or hexadecimal (strtod alone took "0x10", " 5" and "1e-9").
  *  - Each process has a slot that only it writes. The engine marks every wait of
  *    a synchronisation: core_watch_enter(at) as it starts (at: the CORE_AT_* call
  *    that brought it to a barrier, or CORE_WATCH_OBLSYNC), core_watch_leave() as
@@ -39,6 +42,10 @@ typedef struct core_watch_slot {
 extern _Thread_local core_watch_slot *core_watch_me CORE_TLS_FAST;
 
 double core_watch_timeout(void);
+/* 0 with the seconds text stands for, or -1 (*seconds untouched). */
+int core_watch_parse(const char *text, double *seconds);
+/* What the line of a refused value says is expected, after "expected ". */
+#define CORE_WATCH_EXPECTED "decimal seconds, 0 for none or from 0.001 to 1000000"
 
 /* step: the superstep the wait ends (the process's count of completed ones). */
 static inline void core_watch_enter(unsigned at, unsigned long step)

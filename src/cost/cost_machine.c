@@ -672,6 +672,30 @@ static char *slurp(FILE *f, size_t *len)
     return buf;
 }
 
+/* At least the number of values the parser would build from text: each one
+ * after the first in an object or array follows a comma, and containers count
+ * themselves (members' names are counted by their commas too). Outside strings
+ * only; a scan, nothing built. */
+static size_t count_values(const char *text, size_t len)
+{
+    size_t n = 1;
+    int in_string = 0;
+    for (size_t i = 0; i < len; i++) {
+        char c = text[i];
+        if (in_string) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_string = 0;
+        } else if (c == '"') {
+            in_string = 1;
+        } else if (c == '{' || c == '[' || c == ',') {
+            n++;
+        }
+    }
+    return n;
+}
+
 int cost_machine_read_stream(FILE *f, const char *name, cost_machine *m, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -696,6 +720,13 @@ int cost_machine_read_stream(FILE *f, const char *name, cost_machine *m, char *e
     if (i == len) {
         free(text);
         snprintf(err, errlen, "%s:1: empty file (expected a JSON object)", name);
+        return -1;
+    }
+    if (count_values(text, len) > COST_MACHINE_MAX_VALUES) {
+        free(text);
+        snprintf(err, errlen,
+                 "%s: more than %d JSON values (expected a machine file, a few thousand)", name,
+                 COST_MACHINE_MAX_VALUES);
         return -1;
     }
     json_error_t je;

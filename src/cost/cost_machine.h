@@ -24,6 +24,11 @@
 /* The largest file the reader takes: far above what the format can hold, so a
  * larger input (/dev/zero, a wrong file) is refused rather than read forever. */
 #define COST_MACHINE_MAX_BYTES (1 << 24)
+/* The most JSON values the reader takes: each costs the parser about 100 bytes
+ * (a 16 MiB file of "{}" took 1.3 GB), and the largest file the format allows
+ * (16 P values, every pattern and size) holds about 20000; a probe's file of
+ * four P values about 1300. */
+#define COST_MACHINE_MAX_VALUES 200000
 
 typedef enum {
     COST_NO_PATTERN = -1, /* a superstep in none of the five */

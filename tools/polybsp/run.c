@@ -16,11 +16,11 @@
  */
 #include "tool.h"
 
+#include "core/core_watch.h"
 #include "engine/engine.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,15 +73,13 @@ static int parse_procs(const char *text, long *procs)
     return 0;
 }
 
-/* A timeout: a number of seconds >= 0 and nothing else, as POLYBSP_TIMEOUT. */
+/* A timeout, as POLYBSP_TIMEOUT takes it (core_watch.h). */
 static int check_timeout(const char *text)
 {
-    char *end;
-    errno = 0;
-    double value = strtod(text, &end);
-    if (end == text || *end != '\0' || errno != 0 || !isfinite(value) || value < 0)
-        return tool_usage_error("run: invalid timeout '%s' (expected a number of seconds >= 0)",
-                                text);
+    double value;
+    if (core_watch_parse(text, &value) != 0)
+        return tool_usage_error("run: invalid timeout '%s' (expected %s)", text,
+                                CORE_WATCH_EXPECTED);
     return 0;
 }
 

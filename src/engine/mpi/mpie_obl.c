@@ -73,10 +73,8 @@ void eng_oblsync(core_proc *p, size_t n)
     if (p->tr.on)
         core_trace_exit(p, CORE_KIND_OBLIVIOUS, c->group->depth);
     /* MPI has the data: both parities are free (no rank reads another's buffers). */
-    for (int d = 0; d < c->nprocs; d++) {
-        core_buf_clear(&c->out[0][d]);
-        core_buf_clear(&c->out[1][d]);
-    }
+    core_out_clear(c, 0);
+    core_out_clear(c, 1);
     c->step++;
     p->step++;
     c->last_oblivious = 1;

@@ -213,8 +213,7 @@ void eng_oblsync(core_proc *p, size_t n)
     if (p->tr.on)
         core_trace_exit(p, CORE_KIND_OBLIVIOUS, c->group->depth);
     wait_for_members(c, c->step);
-    for (int d = 0; d < c->nprocs; d++)
-        core_buf_clear(&c->out[parity ^ 1][d]);
+    core_out_clear(c, parity ^ 1);
     c->step++;
     p->step++;
     c->last_oblivious = 1;
