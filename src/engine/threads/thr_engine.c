@@ -154,7 +154,8 @@ static void *worker_main(void *arg)
  * written before it runs when traced (touch_stack, 32 KiB), its signal stack,
  * its state and its thread's own pages; the descriptors of its out buffers are
  * paid only for the processes it writes to (core_out_clear). Measured: 15 KiB
- * untraced and 47 KiB traced per process at P = 8192 (docs/reliability.md). */
+ * per untraced process at P = 8192, with the 32 KiB rounded up; a trace's own
+ * tables and records come on top (docs/reliability.md, "Memory for large P"). */
 #define THR_PROC_MEMORY ((size_t)48 << 10)
 
 /* A P that cannot fit in what this program may still use (the machine's
