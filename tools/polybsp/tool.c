@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -386,10 +387,16 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     int own_group = !on_terminal();
     struct sigaction old[NSTOPS];
     job_signals_set(own_group, old);
+    pid_t parent = getpid();
     pid_t child = fork();
     if (child == 0) {
         if (own_group)
             setpgid(0, 0);
+        /* Should polybsp die first (SIGKILL), mpiexec, whose group no
+         * signal to polybsp's reaches, still ends its ranks. */
+        prctl(PR_SET_PDEATHSIG, SIGTERM);
+        if (getppid() != parent)
+            _exit(128 + SIGTERM);
         /* mpiexec takes the signals as polybsp had them (exec resets the
          * pass-on handlers by itself, not what is ignored). */
         job_signals_restore(old);
