@@ -211,12 +211,6 @@ int tool_out_close(tool_out *o)
     return 1;
 }
 
-void tool_out_discard(tool_out *o)
-{
-    o->f = NULL;
-    core_file_discard(&o->file);
-}
-
 bool tool_engine_available(const char *name)
 {
     for (const char *const *e = tool_engines; *e != NULL; e++) {
@@ -249,9 +243,9 @@ static int remove_entry(const char *path, const struct stat *st, int kind, struc
 }
 
 /* The job's own session directory goes whole. Open MPI empties it when the job
- * ends by itself, not when the job's process group is stopped (SIGTERM from
- * `timeout` or a batch scheduler: 3 of 5 such runs left 8 MB behind); no other
- * job uses it (tool_exec_mpi made it for this one). Ranks killed with mpiexec
+ * ends by itself or by one stop signal, not when it is aborted at once (a
+ * second SIGTERM: see below; 3 of 5 such runs left 8 MB behind); no other job
+ * uses it (tool_exec_mpi made it for this one). Ranks killed with mpiexec
  * may still be going for a moment: a few tries, 50 ms apart. Links are
  * removed, never followed (FTW_PHYS), and no other file system entered. */
 static void remove_session(const char *dir)

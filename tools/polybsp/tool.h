@@ -83,7 +83,7 @@ const char *tool_ccm_plain_name(int flags);
  * made. tool_out_open: o->f open on the new file. Both return 0, or
  * TOOL_EXIT_USAGE after the line `CMD: cannot write 'PATH': REASON`.
  * tool_out_close: the content becomes path's; 0, or 1 after the same line
- * (nothing changed at path). tool_out_discard: gives the new file up. */
+ * (nothing changed at path); the new file is removed. */
 typedef struct tool_out {
     FILE *f;
     core_file file;
@@ -92,7 +92,6 @@ typedef struct tool_out {
 int tool_out_check(const char *cmd, const char *path);
 int tool_out_open(tool_out *o, const char *cmd, const char *path);
 int tool_out_close(tool_out *o);
-void tool_out_discard(tool_out *o);
 
 /* The engines this build of polybsp can run programs on, the default first; NULL-terminated. */
 extern const char *const tool_engines[];
