@@ -7,8 +7,10 @@
 #   LINE    the one line stderr must hold, compared exactly; "" means stderr
 #           must be empty. Two placeholders match what a test cannot know in
 #           advance: ADDR (an address printed with %p), ANYPID (a process
-#           number, where any process may be the one to report) and ANYNUM (a
-#           number that depends on the machine, such as its memory).
+#           number, where any process may be the one to report), ANYNUM (a
+#           number that depends on the machine, such as its memory) and
+#           MEMBOUND (which bound on memory decided: "available memory" or
+#           "the cgroup's limit", core_mem.h).
 # Exit status 0 when both match; 1 with a diagnostic otherwise.
 # With EXPECT_ERROR_MPI=1 (programs started by mpirun), only polybsp's own lines
 # count, each once: mpirun adds banners of its own, and an error found before
@@ -56,7 +58,8 @@ else
     sed -e 's/[][\\.*^$+?(){}|]/\\&/g' \
         -e 's/ADDR/(0x[0-9a-fA-F]+|\\(nil\\))/g' \
         -e 's/ANYPID/[0-9]+/g' \
-        -e 's/ANYNUM/[0-9]+(\\.[0-9]+)?/g')
+        -e 's/ANYNUM/[0-9]+(\\.[0-9]+)?/g' \
+        -e "s/MEMBOUND/(available memory|the cgroup's limit)/g")
   lines=$(wc -l <"$err" | tr -d " ")
   if [ "$lines" -ne 1 ] || ! grep -Eqx -- "$re" "$err"; then
     echo "expect_error: stderr should be exactly this one line:"

@@ -289,7 +289,7 @@ typedef struct num_section {
     } num[2];
 } num_section;
 
-enum { SECTION_BSP = 0, NUM_SECTIONS = 7 };
+enum { SECTION_BSP = 0, NUM_SECTIONS = 8 };
 static const num_section num_sections[NUM_SECTIONS] = {
     {"bsp",
      "an object with g and L",
@@ -305,6 +305,10 @@ static const num_section num_sections[NUM_SECTIONS] = {
      "an object with ops_per_second",
      1,
      {{"ops_per_second", COST_POS, offsetof(cost_machine, rate)}}},
+    {"trace_rate",
+     "an object with ops_per_second",
+     1,
+     {{"ops_per_second", COST_POS, offsetof(cost_machine, trace_rate)}}},
     {"op_rates",
      "an object with compares_per_second and words_per_second",
      2,

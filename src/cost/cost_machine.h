@@ -125,6 +125,11 @@ typedef struct cost_machine {
     /* Local operations per second of each kind (core_ops.h): [0] flops, in
      * "rate"; [1] comparisons and [2] words, in "op_rates"; 0: not measured. */
     double rate[CORE_OPS_KINDS];
+    /* The DAXPY rate a trace taken on this machine records (core_rate_here:
+     * one thread's CPU clock, or a simulated host's speed), in "trace_rate":
+     * what predict scales a trace from elsewhere by, measured as the trace's
+     * own rate was; 0 in files of before 2026-11-28 (rate[0] serves then). */
+    double trace_rate;
     /* Seconds per page fault on the first write to a fresh page [0] and to a
      * page that was only read before [1]; 0: not measured. */
     double fault_touch[2];

@@ -11,6 +11,11 @@ int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m)
     return strcmp(t->host, m->host) != 0 || strcmp(t->engine, m->engine) != 0;
 }
 
+double cost_machine_trace_rate(const cost_machine *m)
+{
+    return m->trace_rate > 0 ? m->trace_rate : m->rate[0];
+}
+
 int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
                         const char *machine_name, char *err, size_t errlen)
 {

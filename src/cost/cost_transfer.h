@@ -11,7 +11,8 @@
  * smpi) or another engine; 0 for a trace that does not name its machine (a
  * writer before 2026-11-28: it can only be explained where it ran).
  * cost_trace_transfer rewrites every record of t for a machine of rate
- * target_rate (flop/s, as the machine file's rate): w = cpu · t->rate /
+ * target_rate (flop/s, as the machine file's rate; cost_machine_trace_rate
+ * gives the one measured as a trace's is): w = cpu · t->rate /
  * target_rate, the copy time scaled alike, and nothing of the source machine
  * left in it (no set-up of the trace, no late start, no page faults: they
  * belong to the machine and load of the run, and the target's models charge
@@ -26,6 +27,8 @@
 #include "cost/cost_trace.h"
 
 int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m);
+/* m's rate as a trace there would record it (trace_rate), else its probe's. */
+double cost_machine_trace_rate(const cost_machine *m);
 int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
                         const char *machine_name, char *err, size_t errlen);
 

@@ -1,4 +1,5 @@
 /* probe_run — plan the measurements within the budget, run them, report (contract in probe.h). */
+#include "core/core_rate.h"
 #include "probe/probe.h"
 
 #include "probe/probe_analyse.h"
@@ -484,6 +485,11 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
                            s->m.fault_touch);
         if (o->simulated) /* the simulator's traces count no faults: nothing to charge */
             s->m.fault_touch[0] = s->m.fault_touch[1] = 0;
+        /* The rate a trace here records, measured as it measures it: what
+         * predict scales a trace from elsewhere by (the probe's own rate is
+         * all P processes at once on the engine's clock: 1.3e9 on MPI at P = 2
+         * against 1.1e10 on one thread's CPU clock, on a loaded day). */
+        s->m.trace_rate = s->m.rate[0] > 0 ? core_rate_here() : 0;
     }
     /* Pilot: a few samples of every cell, in two rounds, tell what one sample
      * costs at each P. A pattern is measured at the P of its H_Π only. */

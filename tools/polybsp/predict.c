@@ -469,7 +469,8 @@ static void describe_source(const options *o, const cost_machine *m)
     fprintf(out,
             "work        each superstep's CPU time there x r(source) / r(target) = x %.4g "
             "(r = %.4e and %.4e flop/s, DAXPY)\n",
-            o->source_rate / m->rate[0], o->source_rate, m->rate[0]);
+            o->source_rate / cost_machine_trace_rate(m), o->source_rate,
+            cost_machine_trace_rate(m));
     if (o->against)
         fprintf(out, "against     %s\n", o->against);
 }
@@ -901,7 +902,7 @@ static void print_json(const options *o, const cost_trace *t, const cost_machine
     if (o->elsewhere) {
         json_str("source_host", o->source_host, ",");
         json_str("source_engine", o->source_engine, ",");
-        fprintf(out, "  \"work_scale\": %.17g,\n", o->source_rate / m->rate[0]);
+        fprintf(out, "  \"work_scale\": %.17g,\n", o->source_rate / cost_machine_trace_rate(m));
     }
     json_str("against", o->against, ",");
     fprintf(out, "  \"work\": \"%s\",\n",
@@ -1014,7 +1015,8 @@ static int from_elsewhere(options *o, cost_trace *t, const cost_machine *m, cost
     o->source_rate = t->rate;
     snprintf(o->source_host, sizeof o->source_host, "%s", t->host[0] ? t->host : "?");
     snprintf(o->source_engine, sizeof o->source_engine, "%s", t->engine);
-    if (cost_trace_transfer(t, o->trace, m->rate[0], o->machine, err, sizeof err) < 0)
+    if (cost_trace_transfer(t, o->trace, cost_machine_trace_rate(m), o->machine, err, sizeof err) <
+        0)
         return tool_usage_error("%s: %s", command, err);
     if (o->against == NULL)
         return 0;
