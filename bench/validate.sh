@@ -101,6 +101,22 @@ row() {
     echo "$line | $best |" | tee -a "$work/rows"
 }
 
+# on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS runs of PROG on the
+# target (`polybsp run RUN-ARGS`), each after a trace here, then its row.
+on_target() {
+    local prog=$1 p=$2 target=$3 machine=$4 k t
+    shift 4
+    runs_at "$prog" "$p" || return 0
+    local runs=()
+    for k in $(seq "$REPEATS"); do
+        trace_here "$prog" "$p" "$k"
+        t=$work/$prog.$p.${target%% *}.$k.jsonl
+        POLYBSP_TRACE=$t "$polybsp" run "$@" >/dev/null && runs+=("$t") ||
+            { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; }
+    done
+    [ ${#runs[@]} -eq 0 ] || row "$prog" "$p" "$target" "$machine" "${runs[@]}"
+}
+
 # This machine's rate, measured once (the median of five traced runs' own
 # measures) and given to every run (POLYBSP_RATE): the threads traces record it
 # and the simulator charges computation by it, so that only the programs' CPU
@@ -127,16 +143,8 @@ for platform in $PLATFORMS; do
         { echo "validate.sh: probe of $platform failed" >&2; failed=1; continue; }
     for p in $PROCS; do
         for prog in $PROGRAMS; do
-            runs_at "$prog" "$p" || continue
-            runs=()
-            for k in $(seq "$REPEATS"); do
-                trace_here "$prog" "$p" "$k"
-                t=$work/$prog.$p.$platform.$k.jsonl
-                POLYBSP_TRACE=$t "$polybsp" run --engine smpi --platform "$platform" -p "$p" \
-                    "$progs_dir/val_${prog}_smpi.so" >/dev/null && runs+=("$t") ||
-                    { echo "validate.sh: val_$prog failed at P = $p on $platform" >&2; failed=1; }
-            done
-            [ ${#runs[@]} -gt 0 ] && row "$prog" "$p" "$platform" "$work/$platform.json" "${runs[@]}"
+            on_target "$prog" "$p" "$platform" "$work/$platform.json" \
+                --engine smpi --platform "$platform" -p "$p" "$progs_dir/val_${prog}_smpi.so"
         done
     done
 done
@@ -145,16 +153,8 @@ for p in $MPI_PROCS; do
     "$polybsp" probe --engine mpi --quick -q --procs "$p" -o "$work/mpi.json" >/dev/null 2>&1 ||
         { echo "validate.sh: MPI probe failed" >&2; failed=1; continue; }
     for prog in $PROGRAMS; do
-        runs_at "$prog" "$p" || continue
-        runs=()
-        for k in $(seq "$REPEATS"); do
-            trace_here "$prog" "$p" "$k"
-            t=$work/$prog.$p.mpi.$k.jsonl
-            POLYBSP_TRACE=$t "$polybsp" run --engine mpi -p "$p" "$progs_dir/val_${prog}_mpi" \
-                >/dev/null && runs+=("$t") ||
-                { echo "validate.sh: val_$prog failed at P = $p on MPI" >&2; failed=1; }
-        done
-        [ ${#runs[@]} -gt 0 ] && row "$prog" "$p" "mpi (here)" "$work/mpi.json" "${runs[@]}"
+        on_target "$prog" "$p" "mpi (here)" "$work/mpi.json" \
+            --engine mpi -p "$p" "$progs_dir/val_${prog}_mpi"
     done
 done
 echo
