@@ -1,8 +1,10 @@
 #!/bin/sh
 # bsprun.sh BSPRUN BSPCC EXAMPLES_DIR WORK_DIR — tests the build-tree bsprun: the
 # spellings of P BSPlib users type, a program that asks for more processes than
-# the cores (as BSPedupack's do), arguments and stdin passed through, the
-# program's exit status, and usage errors (one line, status 2).
+# the cores (as BSPedupack's do) and the note when it was offered too few, a
+# name without a slash run from the current directory before PATH, arguments
+# and stdin passed through, the program's exit status, and usage errors (one
+# line, status 2).
 set -eu
 bsprun=$1
 bspcc=$2
@@ -40,10 +42,10 @@ int main(int argc, char **argv)
 {
     bsp_init(spmd, argc, argv);
     if (scanf("%d", &wanted) != 1)
-        return 3;
+        return 0; /* nothing asked for: nothing to run */
     if (wanted > bsp_nprocs()) {
         printf("Sorry, only %d processors available.\n", bsp_nprocs());
-        return 4;
+        exit(4);
     }
     spmd();
     return argc > 1 ? atoi(argv[1]) : 0;
@@ -57,6 +59,39 @@ grep -qx "running on $wanted" "$work/out" || fail "ask: $(cat "$work/out")"
 status=0
 echo 1 | "$bsprun" -n 1 -- "$work/ask" 7 >/dev/null || status=$?
 [ "$status" -eq 7 ] || fail "the program's exit status: $status"
+# Offered too few, the program stops with its own message; the library adds
+# one line saying how to offer more (once per job, on every engine).
+note="polybsp: note: bsp_nprocs() offered 2 processes and the program stopped before bsp_begin; for more, run it with bsprun -n P or set POLYBSP_NPROCS=P"
+expect_note() {
+    status=0
+    echo 3 | "$bsprun" "$@" >"$work/out" 2>"$work/err" || status=$?
+    [ "$status" -eq 4 ] || fail "bsprun $* offered 2 for 3: status $status"
+    grep -qx "Sorry, only 2 processors available." "$work/out" || fail "bsprun $*: $(cat "$work/out")"
+    printf '%s\n' "$note" | cmp -s - "$work/err" || fail "bsprun $*: stderr: $(cat "$work/err")"
+}
+expect_note -n 2 "$work/ask"
+# Ended with status 0 before bsp_begin (a usage message, polybsp info): no note.
+"$bsprun" -n 2 "$work/ask" </dev/null 2>"$work/err" >/dev/null || fail "no input: status $?"
+[ ! -s "$work/err" ] || fail "a program without input: stderr: $(cat "$work/err")"
+
+# A name without a slash: ./NAME when this directory has it (BSPedupack's
+# README types `bsprun -npes 4 bench`), else PATH; a note when both have it.
+mkdir -p "$work/bin" "$work/here"
+printf '#!/bin/sh\necho "from PATH"\n' >"$work/bin/prog"
+chmod +x "$work/bin/prog"
+cp "$work/inprod" "$work/here/prog"
+(cd "$work/here" && PATH=$work/bin:$PATH "$bsprun" -n 2 prog 1000) >"$work/out" 2>"$work/err" ||
+    fail "./prog: status $?"
+grep -qx "inprod: n = 1000, p = 2" "$work/out" || fail "./prog: $(cat "$work/out")"
+echo "bsprun: note: running ./prog (this directory), not $work/bin/prog (PATH)" | cmp -s - "$work/err" ||
+    fail "./prog: stderr: $(cat "$work/err")"
+(cd "$work" && PATH=$work/bin:$PATH "$bsprun" prog) >"$work/out" 2>"$work/err" || fail "PATH's prog: status $?"
+[ "$(cat "$work/out")" = "from PATH" ] && [ ! -s "$work/err" ] ||
+    fail "PATH's prog: $(cat "$work/out" "$work/err")"
+rm "$work/bin/prog"
+(cd "$work/here" && "$bsprun" -n 2 prog 1000) >"$work/out" 2>"$work/err" || fail "./prog alone: status $?"
+grep -qx "inprod: n = 1000, p = 2" "$work/out" && [ ! -s "$work/err" ] ||
+    fail "./prog alone: $(cat "$work/out" "$work/err")"
 
 # A program built for the MPI engine runs under mpiexec without being told
 # (BSPRUN_TEST_MPI=ON where the MPI engine's tests run).
@@ -72,6 +107,8 @@ if [ "${BSPRUN_TEST_MPI:-OFF}" = ON ]; then
     POLYBSP_NPROCS=abc "$bsprun" "$work/inprod_mpi" 1000 >/dev/null 2>"$work/err" || status=$?
     [ "$status" -eq 2 ] && grep -qx "polybsp: run: invalid number of processes 'abc' (expected an integer from 1 to 1000000)" "$work/err" ||
         fail "mpi, POLYBSP_NPROCS=abc: status $status, $(cat "$work/err")"
+    "$bspcc" --engine mpi -o "$work/ask_mpi" "$work/ask.c"
+    expect_note -n 2 "$work/ask_mpi"
 fi
 
 "$bsprun" --help | grep -q "^usage: bsprun" || fail "--help"

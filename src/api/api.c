@@ -1,4 +1,5 @@
 /* api — the dialect-independent BSPlib calls and the <polybsp.h> extensions. */
+#define _DEFAULT_SOURCE 1 /* on_exit (glibc) */
 #include "api/api.h"
 
 #include "core/core_error.h"
@@ -9,8 +10,39 @@
 #include <polybsp.h>
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static atomic_int api_offered; /* what bsp_nprocs() last gave before bsp_begin */
+
+#ifdef __GLIBC__
+/* The program asked how many processes it may have, then failed without ever
+ * starting: most likely it wanted more than it was offered, and its own
+ * message cannot say how to get them. Once per job, not per MPI rank. */
+static void hint_more_procs(int status, void *unused)
+{
+    (void)unused;
+    if (status != 0 && eng_section_state() == ENG_BEFORE && eng_rank() == 0)
+        fprintf(stderr,
+                "polybsp: note: bsp_nprocs() offered %d processes and the program stopped before "
+                "bsp_begin; for more, run it with bsprun -n P or set POLYBSP_NPROCS=P\n",
+                atomic_load(&api_offered));
+}
+#endif
+
+int api_available(void)
+{
+    int n = eng_available();
+#ifdef __GLIBC__
+    if (atomic_exchange(&api_offered, n) == 0)
+        on_exit(hint_more_procs, NULL);
+#else
+    atomic_store(&api_offered, n);
+#endif
+    return n;
+}
 
 core_proc *api_self_slow(const char *call)
 {

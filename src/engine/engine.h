@@ -55,6 +55,10 @@ void eng_end(void);
 eng_state eng_section_state(void);
 /* Processors available before the section. */
 int eng_available(void);
+/* This process's rank in the job, before the section too: 0 on threads (one
+ * process), the MPI rank on mpi; so that a line about the whole job is printed
+ * once. Valid after eng_available. */
+int eng_rank(void);
 
 /* Returns 0, or -1 when memory runs out. */
 int eng_group_init(struct core_group *g);

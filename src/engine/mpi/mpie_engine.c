@@ -328,6 +328,8 @@ int eng_available(void)
     return size;
 }
 
+int eng_rank(void) { return g.rank; }
+
 int mpie_count(size_t n, const char *what)
 {
     if (n > INT_MAX)

@@ -87,6 +87,8 @@ int eng_available(void)
     return cores > 0 ? (int)cores : 1;
 }
 
+int eng_rank(void) { return 0; }
+
 static void thread_ended(void *value)
 {
     const core_proc *p = value;
