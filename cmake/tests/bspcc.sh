@@ -41,17 +41,13 @@ case $("$bspcc" --show -c x.c) in
 esac
 
 # The Oxford toolset's runtime options (BSPedupack 1.02's Makefile passes them)
-# are accepted with one note each and reach neither the compiler nor the program.
+# are accepted with one note for all of them and reach neither the compiler nor the program.
 "$bspcc" -flibrary-level 2 -bspfifo 10000 -fcombine-puts -fcombine-puts-buffer 4096 \
     -fnocombine-puts -o "$work/hello_ox" "$examples/hello.c" 2>"$work/ox.err" ||
     fail "Oxford options: $(cat "$work/ox.err")"
 POLYBSP_NPROCS=2 "$work/hello_ox" | sort | cmp -s - "$work/hello_mc.out" || fail "Oxford build output"
 cat >"$work/ox.expected" <<'NOTES'
-bspcc: note: ignoring the Oxford BSP toolset option '-flibrary-level 2' (no effect with polybsp)
-bspcc: note: ignoring the Oxford BSP toolset option '-bspfifo 10000' (no effect with polybsp)
-bspcc: note: ignoring the Oxford BSP toolset option '-fcombine-puts' (no effect with polybsp)
-bspcc: note: ignoring the Oxford BSP toolset option '-fcombine-puts-buffer 4096' (no effect with polybsp)
-bspcc: note: ignoring the Oxford BSP toolset option '-fnocombine-puts' (no effect with polybsp)
+bspcc: note: ignoring the Oxford BSP toolset's options '-flibrary-level 2', '-bspfifo 10000', '-fcombine-puts', '-fcombine-puts-buffer 4096', '-fnocombine-puts' (no effect with polybsp)
 NOTES
 cmp -s "$work/ox.expected" "$work/ox.err" || fail "Oxford notes: $(cat "$work/ox.err")"
 

@@ -109,6 +109,37 @@ if [ "${BSPRUN_TEST_MPI:-OFF}" = ON ]; then
         fail "mpi, POLYBSP_NPROCS=abc: status $status, $(cat "$work/err")"
     "$bspcc" --engine mpi -o "$work/ask_mpi" "$work/ask.c"
     expect_note -n 2 "$work/ask_mpi"
+    # Every process's lines whole, though mpiexec passes output on in pieces
+    # of 4 KiB (without polybsp's reassembly about 250 of these 24000 lines
+    # were cut), and with --output-dir one file per process.
+    cat >"$work/lines.c" <<'PROG'
+#include <bsp.h>
+#include <stdio.h>
+int main(void)
+{
+    bsp_begin(bsp_nprocs());
+    for (int i = 0; i < 6000; i++)
+        printf("process %d line %d 0.000000 1.000000 2.000000 3.000000\n", bsp_pid(), i);
+    fprintf(stderr, "process %d done\n", bsp_pid());
+    bsp_end();
+    return 0;
+}
+PROG
+    "$bspcc" --engine mpi -o "$work/lines" "$work/lines.c"
+    "$bsprun" -n 4 "$work/lines" >"$work/out" 2>"$work/err" || fail "lines: status $?"
+    whole=$(grep -cx "process [0-3] line [0-9]* 0.000000 1.000000 2.000000 3.000000" "$work/out")
+    [ "$whole" -eq 24000 ] && [ "$(wc -l <"$work/out")" -eq 24000 ] ||
+        fail "lines: $whole of 24000 lines whole, $(wc -l <"$work/out") in all"
+    [ "$(sort "$work/err")" = "$(printf 'process %d done\n' 0 1 2 3)" ] || fail "lines: stderr: $(cat "$work/err")"
+    rm -rf "$work/each"
+    "$bsprun" -n 3 --output-dir "$work/each" "$work/lines" >"$work/out" 2>"$work/err" ||
+        fail "--output-dir: status $?"
+    [ ! -s "$work/out" ] && [ "$(ls "$work/each")" = "$(printf '%s\n' 0.out 1.out 2.out)" ] ||
+        fail "--output-dir: $(ls "$work/each") $(cat "$work/out")"
+    for pid in 0 1 2; do
+        [ "$(grep -cx "process $pid line [0-9]* 0.000000 1.000000 2.000000 3.000000" "$work/each/$pid.out")" -eq 6000 ] &&
+            [ "$(wc -l <"$work/each/$pid.out")" -eq 6000 ] || fail "--output-dir: $pid.out"
+    done
 fi
 
 "$bsprun" --help | grep -q "^usage: bsprun" || fail "--help"
@@ -128,4 +159,7 @@ expect_error 2 "bsprun: option '-n' needs a value" -n
 expect_error 2 "bsprun: unknown option '-x' (try 'bsprun --help')" -x "$work/inprod"
 expect_error 2 "polybsp: run: invalid number of processes 'zero' (expected an integer from 1 to 1000000)" \
     -n zero "$work/inprod"
+expect_error 2 "polybsp: run: --output-dir is for --engine mpi only (on threads the processes share one stdout)" \
+    --output-dir "$work/each" "$work/inprod"
+expect_error 2 "bsprun: option '--output-dir' needs a value" --output-dir
 echo "bsprun: OK"

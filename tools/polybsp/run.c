@@ -10,7 +10,9 @@
  * leaves in it, engine/engine.h, or the polybsp shared library it needs), or --engine's; a program
  * without either sign, such as a script, runs on --engine's, by default threads. On the smpi
  * engine, `polybsp-smpirun` runs it on a simulated platform (--platform, --hostfile), through
- * tool_exec_smpi. Bad options or a missing PROGRAM: one line, status 2; so is a PROGRAM built for
+ * tool_exec_smpi. On mpi, every rank's lines arrive whole (mpi_output.h), or with --output-dir
+ * DIR in DIR/PID.out; --output-dir on another engine is refused. Bad options or a missing
+ * PROGRAM: one line, status 2; so is a PROGRAM built for
  * another engine than --engine names. PROGRAM that cannot be started: one line, status 127 (not
  * found) or 126 (not executable), as env(1).
  */
@@ -28,8 +30,8 @@
 #include <unistd.h>
 
 const char cmd_run_help[] =
-    "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--platform P]\n"
-    "                   [--hostfile F] [--] PROGRAM [ARGS]\n"
+    "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--output-dir DIR]\n"
+    "                   [--platform P] [--hostfile F] [--] PROGRAM [ARGS]\n"
     "\n"
     "Runs the BSP program PROGRAM with ARGS. The exit status is the program's.\n"
     "\n"
@@ -49,6 +51,9 @@ const char cmd_run_help[] =
     "  --timeout S        stop the run with one line naming the late processes when\n"
     "                     processes have waited at a synchronisation for S seconds\n"
     "                     (sets POLYBSP_TIMEOUT=S; 0 or unset: no timeout, the default)\n"
+    "  --output-dir DIR   mpi: each process's stdout in DIR/PID.out (DIR is created;\n"
+    "                     stderr stays on the terminal). Without it, every process's\n"
+    "                     lines reach stdout whole, never cut by another's\n"
     "  --platform P       smpi: a SimGrid platform file, or the name of a shipped\n"
     "                     platform (polybsp info --platforms)\n"
     "  --hostfile F       smpi: the host of each rank, one a line (default: ranks fill\n"
@@ -160,12 +165,10 @@ static int cannot_run(const char *name, int err)
 }
 
 /* run's options: each takes a value, kept as given (checked after the walk). */
-enum { OPT_PROCS, OPT_ENGINE, OPT_TIMEOUT, OPT_PLATFORM, OPT_HOSTFILE, NOPTS };
-static const tool_opt run_opts[NOPTS] = {{"-p|--procs", true},
-                                         {"--engine", true},
-                                         {"--timeout", true},
-                                         {"--platform", true},
-                                         {"--hostfile", true}};
+enum { OPT_PROCS, OPT_ENGINE, OPT_TIMEOUT, OPT_PLATFORM, OPT_HOSTFILE, OPT_OUTPUT_DIR, NOPTS };
+static const tool_opt run_opts[NOPTS] = {{"-p|--procs", true}, {"--engine", true},
+                                         {"--timeout", true},  {"--platform", true},
+                                         {"--hostfile", true}, {"--output-dir", true}};
 
 static int on_run_option(void *ctx, int opt, const char *value)
 {
@@ -185,6 +188,7 @@ int cmd_run(int argc, char **argv)
     const char *procs_text = given[OPT_PROCS], *timeout = given[OPT_TIMEOUT];
     const char *engine = given[OPT_ENGINE]; /* not asked for: the program's own */
     const char *platform = given[OPT_PLATFORM], *hostfile = given[OPT_HOSTFILE];
+    const char *output_dir = given[OPT_OUTPUT_DIR];
     long procs = 0;
     if (procs_text != NULL && parse_procs(procs_text, &procs) != 0)
         return TOOL_EXIT_USAGE;
@@ -214,6 +218,12 @@ int cmd_run(int argc, char **argv)
     if ((platform != NULL || hostfile != NULL) && strcmp(engine, "smpi") != 0)
         return tool_usage_error("run: %s is for --engine smpi only",
                                 platform != NULL ? "--platform" : "--hostfile");
+    /* The threads engine's processes are threads writing to one stdout (whole
+     * lines already), which cannot be told apart. */
+    if (output_dir != NULL && strcmp(engine, "mpi") != 0)
+        return tool_usage_error("run: --output-dir is for --engine mpi only (on %s the processes "
+                                "share one stdout)",
+                                engine);
     if (strcmp(engine, "mpi") == 0 || strcmp(engine, "smpi") == 0) {
         /* Without -p, POLYBSP_NPROCS says how many, as on threads: the ranks are
          * what bsp_nprocs() counts there (`POLYBSP_NPROCS=4 ./runtests`). */
@@ -231,7 +241,7 @@ int cmd_run(int argc, char **argv)
         if (strcmp(engine, "smpi") == 0)
             return tool_exec_smpi("run", platform, hostfile, procs_text != NULL ? procs : 0,
                                   argv + i);
-        return tool_exec_mpi("run", procs_text != NULL ? procs : 0, argv + i);
+        return tool_exec_mpi_to("run", procs_text != NULL ? procs : 0, argv + i, output_dir);
     }
     if (procs_text != NULL) {
         char value[32];

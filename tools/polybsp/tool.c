@@ -2,6 +2,8 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "tool.h"
 
+#include "mpi_output.h"
+
 #include "core/core_file.h"
 #include "core/core_rate.h"
 #include "core/core_stop.h"
@@ -332,11 +334,16 @@ static int on_terminal(void)
 
 int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 {
+    return tool_exec_mpi_to(cmd, np, argv, NULL);
+}
+
+int tool_exec_mpi_to(const char *cmd, long np, char *const *argv, const char *output_dir)
+{
 #ifdef POLYBSP_MPIEXEC
     size_t n = 0;
     while (argv[n] != NULL)
         n++;
-    char **args = calloc(n + 6, sizeof *args);
+    char **args = calloc(n + 7, sizeof *args);
     if (args == NULL) {
         fprintf(stderr, "polybsp: %s: out of memory\n", cmd);
         return 1;
@@ -350,6 +357,9 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
     /* No banners after polybsp's own one line (MPI_Abort's, a rank's non-zero
      * exit): the lines polybsp cannot print itself are added below. */
     args[k++] = (char *)"--quiet";
+    /* Each piece of output names its rank, so that mpi_output can put every
+     * rank's lines back together. */
+    args[k++] = (char *)"--tag-output";
     if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
@@ -376,6 +386,18 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         args[k++] = count;
     }
     memcpy(args + k, argv, (n + 1) * sizeof *args);
+    mpi_output *output = NULL;
+#ifdef POLYBSP_MPIEXEC_IS_OPEN_MPI
+    if ((output = mpi_output_open(cmd, output_dir)) == NULL) {
+        free(args);
+        return 1;
+    }
+#else
+    if (output_dir != NULL) {
+        free(args);
+        return tool_usage_error("%s: --output-dir needs Open MPI's mpiexec", cmd);
+    }
+#endif
     /* The stop signals are in place before the fork, so that none falls
      * between the two (see job_signals_set). */
     int own_group = !on_terminal();
@@ -394,6 +416,8 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
         /* mpiexec takes the signals as polybsp had them (exec resets the
          * pass-on handlers by itself, not what is ignored). */
         job_signals_restore(old);
+        if (output != NULL)
+            mpi_output_child(output);
         execv(args[0], args);
         fprintf(stderr, "polybsp: %s: cannot run '%s': %s\n", cmd, args[0], strerror(errno));
         _exit(127);
@@ -414,11 +438,15 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
             kill(child, job_stop);
         }
         sigprocmask(SIG_SETMASK, &before, NULL);
+        if (output != NULL)
+            mpi_output_pump(output, child);
         while (waitpid(child, &status, 0) < 0 && errno == EINTR)
             continue;
     } else {
         fprintf(stderr, "polybsp: %s: cannot start '%s': %s\n", cmd, POLYBSP_MPIEXEC,
                 strerror(errno));
+        if (output != NULL)
+            mpi_output_pump(output, child); /* nothing comes: frees it */
     }
     job_pid = 0;
     job_signals_restore(old);
@@ -442,6 +470,7 @@ int tool_exec_mpi(const char *cmd, long np, char *const *argv)
 #else
     (void)np;
     (void)argv;
+    (void)output_dir;
     return tool_usage_error("%s: engine 'mpi' is not available (available: %s)", cmd,
                             tool_engine_list());
 #endif

@@ -109,6 +109,9 @@ const char *tool_engine_list(void);
  * report). 127 when the launcher cannot run, 2 when this polybsp was built
  * without MPI, each after one line. */
 int tool_exec_mpi(const char *cmd, long np, char *const *argv);
+/* The same, with each rank's stdout in output_dir/R.out (NULL: this process's
+ * stdout). With Open MPI every rank's lines arrive whole (mpi_output.h). */
+int tool_exec_mpi_to(const char *cmd, long np, char *const *argv, const char *output_dir);
 
 /* The same for `sibling`, the program of that name beside this one, with
  * argv[1 .. argc) as its arguments (argv[0] is the subcommand's name). */
