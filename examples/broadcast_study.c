@@ -18,6 +18,9 @@
  * prediction of the trace divided by K is the prediction for one.
  * Exit status 0; 1 if a process received wrong bytes; 2 on bad arguments (one
  * line "broadcast_study: ..." on stderr before any process starts).
+ *
+ * build: bspcc -O2 -o broadcast_study broadcast_study.c common/ex_util.c -lm
+ *        (or `make broadcast_study`, with the Makefile beside it)
  */
 #include "common/ex_util.h"
 

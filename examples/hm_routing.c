@@ -29,6 +29,9 @@
  *                   [--seed S] [--reps R] [-p P] [--trace]
  * Exit status 0; 1 if a process holds wrong messages; 2 on bad arguments (one
  * line "hm_routing: ..." on stderr before any process starts).
+ *
+ * build: bspcc -O2 -o hm_routing hm_routing.c common/ex_util.c -lm
+ *        (or `make hm_routing`, with the Makefile beside it)
  */
 #include "common/ex_util.h"
 

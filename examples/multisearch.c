@@ -35,6 +35,9 @@
  *                    [--seed S] [-p P] [--check] [--time] [--reps R] [--trace]
  * Exit status 0; 1 when --check finds a wrong answer; 2 on bad arguments (one
  * line "multisearch: ..." on stderr before any process starts).
+ *
+ * build: bspcc -O2 -o multisearch multisearch.c common/ex_util.c -lm
+ *        (or `make multisearch`, with the Makefile beside it)
  */
 #include "common/ex_util.h"
 

@@ -41,6 +41,13 @@ check_tree() {
     grep -qx "inprod: OK" "$out/inprod.out" || fail "$tag: bspcc inprod"
     "$prefix/bin/bsprun" -n 2 "$out/inprod" 1000 >"$out/inprod2.out"
     grep -qx "inprod: n = 1000, p = 2" "$out/inprod2.out" || fail "$tag: bsprun inprod"
+    # The installed examples build as their Makefile says (the papers' need
+    # common/ex_util.c), with the installed bspcc.
+    cp -r "$examples" "$out/examples"
+    make -s -C "$out/examples" BSPCC="$prefix/bin/bspcc" >"$out/make.log" 2>&1 ||
+        fail "$tag: make in the installed examples: $(cat "$out/make.log")"
+    "$prefix/bin/bsprun" -n 2 "$out/examples/multisearch" -n 256 --check >"$out/ms.out" 2>&1 ||
+        fail "$tag: the installed multisearch: $(cat "$out/ms.out")"
 
     # 2. pkg-config (PKG_CONFIG_PATH is searched before the system's directories)
     pcfile=$(find "$prefix" -name polybsp.pc)

@@ -24,11 +24,12 @@ static atomic_int api_offered; /* what bsp_nprocs() last gave before bsp_begin *
 static void hint_more_procs(int status, void *unused)
 {
     (void)unused;
+    int n = atomic_load(&api_offered);
     if (status != 0 && eng_section_state() == ENG_BEFORE && eng_rank() == 0)
         fprintf(stderr,
-                "polybsp: note: bsp_nprocs() offered %d processes and the program stopped before "
+                "polybsp: note: bsp_nprocs() offered %d process%s and the program stopped before "
                 "bsp_begin; for more, run it with bsprun -n P or set POLYBSP_NPROCS=P\n",
-                atomic_load(&api_offered));
+                n, n == 1 ? "" : "es");
 }
 #endif
 

@@ -15,6 +15,7 @@
 #include "tool.h"
 
 #include "core/core_file.h"
+#include "engine/engine.h"
 #include "probe/probe.h"
 #include "probe/probe_measure.h"
 
@@ -118,7 +119,7 @@ static int parse_list(const char *text, long least, long most, int even, long *o
 static void default_procs(probe_options *o)
 {
     int mpi = strcmp(bsp_engine_name(), "mpi") == 0 || strcmp(bsp_engine_name(), "smpi") == 0;
-    int most = mpi ? (int)bsp_nprocs() : 8;
+    int most = mpi ? eng_available() : 8; /* bsp_nprocs() would add its note on an error exit */
     o->nprocs = 0;
     for (int P = 2; P <= 8; P += 2)
         if (P <= most || P == 2)
