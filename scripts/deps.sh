@@ -7,8 +7,9 @@ set -euo pipefail
 # iproute2 and procps: the MPI tests make network namespaces and find ranks to kill.
 # libsimgrid-dev: SimGrid's SMPI, for the smpi engine (simulated platforms).
 # chromium: the browser test of `polybsp report`'s page (report.browser).
+# groff-base: the man pages' check (man.pages); man-db: `man` to read them.
 packages=(build-essential cmake pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin
-    libfftw3-dev libjansson-dev iproute2 procps libsimgrid-dev chromium)
+    libfftw3-dev libjansson-dev iproute2 procps libsimgrid-dev chromium groff-base man-db)
 if [[ ${1:-} == --ci ]]; then
     packages+=(clang libclang-rt-14-dev clang-format)
 fi

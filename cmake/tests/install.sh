@@ -41,6 +41,15 @@ check_tree() {
     grep -qx "inprod: OK" "$out/inprod.out" || fail "$tag: bspcc inprod"
     "$prefix/bin/bsprun" -n 2 "$out/inprod" 1000 >"$out/inprod2.out"
     grep -qx "inprod: n = 1000, p = 2" "$out/inprod2.out" || fail "$tag: bsprun inprod"
+    # The man pages: `man bsp_put` finds its page once the prefix is in MANPATH.
+    for page in man1/bspcc.1 man1/bsprun.1 man1/polybsp.1 man1/polybsp-run.1 man3/bsp.3 man3/bsp_put.3; do
+        [ -f "$prefix/share/man/$page" ] || fail "$tag: $page not installed"
+    done
+    if command -v man >/dev/null; then
+        [ "$(man -M "$prefix/share/man" -w bsp_put)" = "$prefix/share/man/man3/bsp_put.3" ] ||
+            fail "$tag: man -M PREFIX/share/man -w bsp_put: $(man -M "$prefix/share/man" -w bsp_put 2>&1)"
+    fi
+
     # The installed examples build as their Makefile says (the papers' need
     # common/ex_util.c), with the installed bspcc.
     cp -r "$examples" "$out/examples"
