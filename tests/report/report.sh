@@ -2,7 +2,7 @@
 # report.sh TOOL DATA_DIR WORK_DIR ETA_FILE RAW_FILE — `polybsp report` writes the page predict's
 # numbers make: on data/all_to_all.jsonl with data/machine.json (values of
 # cost_predict_per_step_agree, computed by hand in tests/cost), the totals, the
-# per-superstep cells, the highlighted superstep, five charts (timeline, h, w,
+# per-superstep cells, the shaded supersteps, the models that agree, five charts (timeline, h, w,
 # and the probe's two patterns in machine.json: Exchange and AllToAll, with the
 # pattern's line and the BSP line at hand-computed points), and a trace name
 # with HTML's special characters escaped in the page.
@@ -24,7 +24,15 @@ has '<tr><th>REAL</th><td>0.0052</td><td></td></tr>'
 has '<tr><th>BSP</th><td>0.005022</td><td>+3.4 %</td></tr>'
 has '<td>0</td><td>normal</td>'
 has '<td>0.0021</td><td>0.002011</td><td>+4.2 %</td>'
-has 'Highlighted: superstep 0, where BSP is furthest from REAL.'
+has 'BSP, BSP* and EBSP agree within 1 % at every superstep: their lines lie on each other, drawn as nested bands.'
+has 'Shaded: supersteps 0, 1, where BSP is furthest from REAL (at least 25 % of its largest gap): 100 % of the summed |REAL &minus; BSP|.'
+has '<tr class="worst"><td>0</td>'
+has '<tr class="worst"><td>1</td>'
+has '<rect class="highlight" data-step="0"'
+# The patterns the machine file lacks say why; a negative intercept is explained.
+has '<h3>OneToAll</h3>'
+has '<p class="absent">Not in the machine file: paper 000 measures this pattern from P = 4'
+has '<p class="negative">A negative intercept (the fit'"'"'s L = -1.18e-05 s)'
 has 'a&lt;b&amp;c&#39;d.jsonl'
 printf '%s' "$page" | grep -qF "a<b&c'd" && fail "the trace name is not escaped"
 n=$(printf '%s' "$page" | grep -c '^<svg ')

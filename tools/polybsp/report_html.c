@@ -30,22 +30,56 @@ static void error_cell(FILE *f, double real, double model)
         fputs("<td>n/a</td>", f);
 }
 
-/* The first evaluated model's superstep of the largest |REAL - model|, or -1. */
-static long worst_step(const report_input *in)
+/* The supersteps to look at: those where the first evaluated model's distance
+ * from REAL is at least MARK_SHARE of its largest, the largest first, at most
+ * MAX_MARKS (a few outliers carry most of a run's error: all of them are
+ * marked, not only the worst). Returns how many, and that model in *model. */
+enum { MAX_MARKS = 12 };
+#define MARK_SHARE 0.25
+typedef struct gap {
+    double d;
+    long step;
+} gap;
+
+static int wider_first(const void *a, const void *b)
 {
-    for (int k = 0; k < in->nmodels; k++) {
-        if (!in->model[k])
-            continue;
-        long worst = -1;
-        double most = -1;
-        for (size_t s = 0; s < in->trace->nsteps; s++) {
-            double d = fabs(in->real[s] - in->model[k][s]);
-            if (isfinite(d) && d > most)
-                most = d, worst = (long)s;
+    double x = ((const gap *)a)->d, y = ((const gap *)b)->d;
+    return (x < y) - (x > y);
+}
+
+static int worst_steps(const report_input *in, long *marks, int *model)
+{
+    *model = -1;
+    for (int k = 0; k < in->nmodels && *model < 0; k++)
+        if (in->model[k])
+            *model = k;
+    size_t n = in->trace->nsteps;
+    gap *g = *model >= 0 ? malloc((n ? n : 1) * sizeof *g) : NULL;
+    if (g == NULL)
+        return 0;
+    double most = 0;
+    size_t ng = 0;
+    for (size_t s = 0; s < n; s++) {
+        double d = fabs(in->real[s] - in->model[*model][s]);
+        if (isfinite(d) && d > 0) {
+            g[ng++] = (gap){d, (long)s};
+            most = fmax(most, d);
         }
-        return worst;
     }
-    return -1;
+    qsort(g, ng, sizeof *g, wider_first);
+    int nmarks = 0;
+    for (size_t k = 0; k < ng && nmarks < MAX_MARKS && g[k].d >= MARK_SHARE * most; k++)
+        marks[nmarks++] = g[k].step;
+    free(g);
+    return nmarks;
+}
+
+static int marked(const long *marks, int n, size_t s)
+{
+    for (int k = 0; k < n; k++)
+        if (marks[k] == (long)s)
+            return 1;
+    return 0;
 }
 
 static void header(FILE *f, const report_input *in)
@@ -90,21 +124,109 @@ static void totals(FILE *f, const report_input *in)
     fputs("</table>\n", f);
 }
 
-static void timeline(FILE *f, const report_input *in, long worst)
+/* Whether models a and b agree within AGREE of each other at every superstep
+ * (then their lines lie on each other). */
+#define AGREE 0.01
+static int models_agree(const report_input *in, int a, int b)
+{
+    for (size_t s = 0; s < in->trace->nsteps; s++) {
+        double x = in->model[a][s], y = in->model[b][s];
+        if (isfinite(x) != isfinite(y) || (isfinite(x) && fabs(x - y) > AGREE * fmax(x, y)))
+            return 0;
+    }
+    return 1;
+}
+
+/* One sentence per set of models that agree, so that nobody takes a line
+ * drawn under another for a missing one. */
+static void agreement(FILE *f, const report_input *in)
+{
+    int done[REPORT_MAX_MODELS] = {0};
+    for (int a = 0; a < in->nmodels; a++) {
+        if (!in->model[a] || done[a])
+            continue;
+        int with[REPORT_MAX_MODELS], n = 0;
+        for (int b = a + 1; b < in->nmodels; b++)
+            if (in->model[b] && !done[b] && models_agree(in, a, b))
+                done[b] = 1, with[n++] = b;
+        if (n == 0)
+            continue;
+        fprintf(f, " %s", in->label[a]);
+        for (int k = 0; k < n; k++)
+            fprintf(f, "%s%s", k == n - 1 ? " and " : ", ", in->label[with[k]]);
+        fprintf(f,
+                " agree within %.0f %% at every superstep: their lines lie on each other, "
+                "drawn as nested bands.",
+                AGREE * 100);
+    }
+}
+
+/* A superstep far slower than predicted, by more than a scheduler's time
+ * slice could explain away: no model has a term for a descheduled process. */
+#define PREEMPT_RATIO 10.0
+#define PREEMPT_EXCESS 5e-4
+static int preempted(const report_input *in, int model, size_t s)
+{
+    double r = in->real[s], m = in->model[model][s];
+    return isfinite(m) && m > 0 && r >= PREEMPT_RATIO * m && r - m >= PREEMPT_EXCESS;
+}
+
+static void marks_text(FILE *f, const report_input *in, const long *marks, int nmarks, int model)
+{
+    if (nmarks == 0)
+        return;
+    double sum = 0, in_marks = 0;
+    for (size_t s = 0; s < in->trace->nsteps; s++) {
+        double d = fabs(in->real[s] - in->model[model][s]);
+        if (isfinite(d))
+            sum += d, in_marks += marked(marks, nmarks, s) ? d : 0;
+    }
+    fprintf(f, " Shaded: superstep%s", nmarks > 1 ? "s" : "");
+    for (int k = 0; k < nmarks; k++)
+        fprintf(f, "%s %ld", k ? "," : "", marks[k]);
+    fprintf(f,
+            ", where %s is furthest from REAL (at least %.0f %% of its largest gap): %.0f %% of "
+            "the summed |REAL &minus; %s|.",
+            in->label[model], MARK_SHARE * 100, sum > 0 ? 100 * in_marks / sum : 0,
+            in->label[model]);
+    int np = 0;
+    double lo = INFINITY, hi = 0, plo = INFINITY, phi = 0;
+    for (int k = 0; k < nmarks; k++)
+        if (preempted(in, model, (size_t)marks[k])) {
+            np++;
+            lo = fmin(lo, in->real[marks[k]]), hi = fmax(hi, in->real[marks[k]]);
+            plo = fmin(plo, in->model[model][marks[k]]),
+            phi = fmax(phi, in->model[model][marks[k]]);
+        }
+    if (np > 0)
+        fprintf(f,
+                "</p>\n<p class=\"preempted\">%d of them took %.3g&ndash;%.3g s against "
+                "%.3g&ndash;%.3g s predicted, over %.0f times as long: <b>likely preempted</b>, "
+                "a process waiting for another that the system had descheduled (more processes "
+                "than cores, or other jobs on the machine). No cost model has a term for that; "
+                "run again on a quiet machine, or with at most one process per core.",
+                np, lo, hi, plo, phi, PREEMPT_RATIO);
+}
+
+static void timeline(FILE *f, const report_input *in, const long *marks, int nmarks, int model)
 {
     svg_series s[REPORT_MAX_MODELS + 1] = {{"REAL", in->real, 1}};
     for (int k = 0; k < in->nmodels; k++)
         s[k + 1] = (svg_series){in->label[k], in->model[k], 0};
-    fputs("<h2>Per superstep</h2>\n<p>Seconds per superstep, measured (REAL) and predicted.", f);
-    if (worst >= 0)
-        fprintf(f, " Highlighted: superstep %ld, where %s is furthest from REAL.", worst,
-                in->label[0]);
-    fputs("</p>\n", f);
-    svg_line_chart(f, s, in->nmodels + 1, NULL, 0, in->trace->nsteps, NULL, "superstep", "seconds",
-                   worst);
+    fputs("<h2>Per superstep</h2>\n<p>Seconds per superstep, measured (REAL, the black line "
+          "on top) and predicted (each model a band, the first widest).",
+          f);
+    agreement(f, in);
+    if (model >= 0)
+        marks_text(f, in, marks, nmarks, model);
+    fputs("</p>\n<div class=\"timeline\">\n", f);
+    svg_chart_opts o = {
+        .xlabel = "superstep", .ylabel = "seconds", .marks = marks, .nmarks = nmarks, .nested = 1};
+    svg_line_chart(f, s, in->nmodels + 1, NULL, 0, in->trace->nsteps, &o);
+    fputs("</div>\n", f);
 }
 
-static void step_table(FILE *f, const report_input *in, long worst)
+static void step_table(FILE *f, const report_input *in, const long *marks, int nmarks)
 {
     const cost_trace *t = in->trace;
     fputs(
@@ -128,7 +250,7 @@ static void step_table(FILE *f, const report_input *in, long worst)
             if (r->w > w)
                 w = r->w;
         }
-        fprintf(f, "<tr%s><td>%zu</td><td>", (long)s == worst ? " class=\"worst\"" : "", s);
+        fprintf(f, "<tr%s><td>%zu</td><td>", marked(marks, nmarks, s) ? " class=\"worst\"" : "", s);
         svg_escape(f, kind);
         fprintf(f, "</td><td>%.0f</td>", h);
         cell(f, w);
@@ -248,19 +370,66 @@ static int pattern_clouds(const probe_raw *raw, int pat, size_t nsizes, svg_clou
     return n;
 }
 
+/* The smallest and largest h (bytes in + out of the busiest process) of the
+ * trace's supersteps that communicate; 0, 0 when none does. */
+static void trace_h_range(const cost_trace *t, double *lo, double *hi)
+{
+    *lo = INFINITY, *hi = 0;
+    for (size_t s = 0; s < t->nsteps; s++) {
+        double h = 0;
+        for (int p = 0; p < t->nprocs; p++) {
+            const cost_rec *r = cost_trace_rec(t, s, p);
+            if (r)
+                h = fmax(h, (double)(r->bytes_in + r->bytes_out));
+        }
+        if (h > 0)
+            *lo = fmin(*lo, h), *hi = fmax(*hi, h);
+    }
+    if (*hi == 0)
+        *lo = 0;
+}
+
+/* The P a pattern's averages are at: the largest of the fit, whose P are those
+ * within the cores when the probe ran any there (oversubscribed P are fitted
+ * apart), each at least the pattern's smallest (paper 000: OneToAll, AllToOne
+ * and AllToAll from P = 4). 0 when the machine file does not say (a file of
+ * before the per-P fits). */
+static int pattern_procs(const cost_machine *m, int pat)
+{
+    int least = pat == COST_EXCHANGE || pat == COST_PINGPONG ? 2 : 4, within = 0, any = 0;
+    for (size_t i = 0; i < m->nbyprocs; i++) {
+        int P = m->byprocs[i].procs;
+        if (P < least)
+            continue;
+        any = P > any ? P : any;
+        if (!m->byprocs[i].oversubscribed)
+            within = P > within ? P : within;
+    }
+    return within > 0 ? within : any;
+}
+
 /* Paper 000's figures: per pattern, the probe's times for bsp_put at each h,
- * the pattern's own fit g_P h + L_P and the machine's BSP line g h + L; with
- * the raw samples, each P's around them. */
+ * the pattern's own fit g_P h + L_P and the machine's BSP line g h + L, on
+ * log-log axes with the trace's range of h shaded; with the raw samples, each
+ * P's around them. A pattern the machine file lacks says why. */
 static void probe_charts(FILE *f, const report_input *in)
 {
     static const char *const names[COST_NPATTERNS] = {"Exchange", "PingPong", "OneToAll",
                                                       "AllToOne", "AllToAll"};
     const cost_machine *m = in->machine;
+    double hlo, hhi;
+    trace_h_range(in->trace, &hlo, &hhi);
     fputs("<h2>The probe's measurements</h2>\n<p>What the machine file was fitted to: per "
           "communication pattern of paper 000, the average time of a superstep of bsp_puts "
-          "at each h-relation size (at the largest P probed), the pattern's own least-squares "
-          "line (fit) and the BSP line every model above uses (BSP).",
+          "at each h-relation size (at the P of each chart's title), the pattern's own "
+          "least-squares line (fit) and the BSP line every model above uses (BSP), on "
+          "logarithmic axes.",
           f);
+    if (hhi > 0)
+        fprintf(f,
+                " Shaded green: the h of this trace's supersteps, %.0f to %.0f bytes: where "
+                "it lies left of the probe's sizes, the models extrapolate the lines.",
+                hlo, hhi);
     if (in->raw)
         fputs(" Around them, every sample of that probe run at each P it measured the pattern "
               "at (<code>polybsp probe --raw</code>): the spread the averages hide.",
@@ -271,16 +440,36 @@ static void probe_charts(FILE *f, const report_input *in)
         total += in->raw->cells[i].n;
     size_t *x = malloc((total ? total : 1) * sizeof *x);
     double *y = malloc((total ? total : 1) * sizeof *y);
-    int drawn = 0;
+    char band[64];
+    snprintf(band, sizeof band, "this trace's h");
     for (int p = 0; p < COST_NPATTERNS; p++) {
         const cost_pattern_fit *pf = &m->put[p];
-        if (!pf->measured || pf->nsizes == 0)
+        fprintf(f, "<h3>%s", names[p]);
+        int P = pattern_procs(m, p);
+        if (P > 0 && pf->measured)
+            fprintf(f, ", averages at P = %d", P);
+        fputs("</h3>\n", f);
+        if (!pf->measured || pf->nsizes == 0) {
+            fprintf(f, "<p class=\"absent\">Not in the machine file: %s</p>\n",
+                    p >= COST_ONETOALL ? "paper 000 measures this pattern from P = 4 (its H is "
+                                         "empty below), and the probe fitted none of the P it ran "
+                                         "within the cores at 4 or more (docs/probe.md)."
+                                       : "the probe did not measure it.");
             continue;
+        }
         double fit[COST_MAX_SIZES], bsp[COST_MAX_SIZES];
         for (size_t i = 0; i < pf->nsizes; i++) {
             fit[i] = pf->g * pf->h[i] + pf->L;
             bsp[i] = m->g * pf->h[i] + m->L;
         }
+        if (pf->L < 0 || m->L < 0)
+            fprintf(f,
+                    "<p class=\"negative\">A negative intercept (%s L = %.3g s): no superstep "
+                    "takes negative time; the least-squares line of these sizes passes below 0 "
+                    "towards h = 0, so it underestimates small supersteps (drawn only where "
+                    "positive). The relative fit of the probe's table 12 is the better guide "
+                    "there.</p>\n",
+                    pf->L < 0 ? "the fit's" : "BSP's", pf->L < 0 ? pf->L : m->L);
         char fit_name[96], bsp_name[96], cloud_names[COST_MAX_PROCS][32];
         line_name(fit_name, sizeof fit_name, "fit", pf->g, pf->L);
         line_name(bsp_name, sizeof bsp_name, "BSP", m->g, m->L);
@@ -289,17 +478,19 @@ static void probe_charts(FILE *f, const report_input *in)
         int nclouds = in->raw && x && y
                           ? pattern_clouds(in->raw, p, pf->nsizes, clouds, cloud_names, x, y)
                           : 0;
-        fprintf(f, "<h3>%s</h3>\n", names[p]);
         if (in->raw && nclouds == 0)
             fputs("<p>(the raw file has no samples of this pattern at these sizes)</p>\n", f);
-        svg_line_chart(f, s, 3, clouds, nclouds, pf->nsizes, pf->h, "h-relation (bytes)", "seconds",
-                       -1);
-        drawn++;
+        svg_chart_opts o = {.xvalues = pf->h,
+                            .xlabel = "h-relation (bytes)",
+                            .ylabel = "seconds",
+                            .loglog = 1,
+                            .band_lo = hlo,
+                            .band_hi = hhi,
+                            .band_name = band};
+        svg_line_chart(f, s, 3, clouds, nclouds, pf->nsizes, &o);
     }
     free(x);
     free(y);
-    if (!drawn)
-        fputs("<p>(the machine file has no pattern measurements)</p>\n", f);
 }
 
 /* A number member, or NaN when absent or null (portability writes null for
@@ -396,7 +587,8 @@ static void eta_table(FILE *f, const report_eta *e)
 
 void report_html_write(FILE *f, const report_input *in)
 {
-    long worst = worst_step(in);
+    long marks[MAX_MARKS];
+    int model, nmarks = worst_steps(in, marks, &model);
     fputs(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>polybsp "
         "report</title>\n<style>\nbody{font-family:sans-serif;margin:1.5em;max-width:960px}\n"
@@ -406,8 +598,8 @@ void report_html_write(FILE *f, const report_input *in)
         f);
     header(f, in);
     totals(f, in);
-    timeline(f, in, worst);
-    step_table(f, in, worst);
+    timeline(f, in, marks, nmarks, model);
+    step_table(f, in, marks, nmarks);
     heatmaps(f, in);
     probe_charts(f, in);
     if (in->eta)
@@ -415,11 +607,25 @@ void report_html_write(FILE *f, const report_input *in)
     fputs("<p>Written by <code>polybsp report</code>; docs/report.md says how to read it, "
           "docs/models.md what each model computes.</p>\n",
           f);
-    /* Marks how many charts the browser laid out with something in them: the
-     * browser test reads it back (docs/report.md). Nothing else runs. */
-    fputs("<script>\n(function(){var n=0,all=document.querySelectorAll('svg');all.forEach("
-          "function(s){var b=s.getBBox();if(b.width>0&&b.height>0&&s.querySelector('polyline,"
-          "rect.cell'))n++;});document.body.setAttribute('data-drawn',n+' of '+all.length);})();\n"
-          "</script>\n</body></html>\n",
+    /* What the browser drew, for the browser test and for anyone who asks
+     * (docs/report.md): how many charts were laid out with something in them
+     * (data-drawn), which series of the timeline nothing else covers at any
+     * of its points (data-hidden lists those it does: none should be), and
+     * the supersteps shaded (data-marked). Nothing else runs. */
+    fputs("<script>\n(function(){var b=document.body,n=0,all=document.querySelectorAll('svg');"
+          "all.forEach(function(s){var r=s.getBBox();if(r.width>0&&r.height>0&&s.querySelector("
+          "'polyline,rect.cell'))n++;});b.setAttribute('data-drawn',n+' of '+all.length);\n"
+          "var t=document.querySelector('.timeline svg');if(!t)return;t.scrollIntoView();\n"
+          "var seen={},hidden=[],marked=[];t.querySelectorAll('circle[data-name]').forEach("
+          "function(c){var name=c.getAttribute('data-name');if(seen[name])return;if(!(name in "
+          "seen))seen[name]=false;var "
+          "r=c.getBoundingClientRect(),x=r.left+r.width/2,y=r.top+r.height/2,"
+          "d=r.width/2-0.7;[[0,-d],[0,d],[-d,0],[d,0]].forEach(function(o){var e=document."
+          "elementFromPoint(x+o[0],y+o[1]);if(e&&e.getAttribute('data-name')===name)seen[name]"
+          "=true;});});\nfor(var k in seen)if(!seen[k])hidden.push(k);b.setAttribute("
+          "'data-hidden',hidden.join(', '));t.querySelectorAll('rect.highlight').forEach("
+          "function(r){marked.push(r.getAttribute('data-step'));});b.setAttribute("
+          "'data-marked',marked.join(' '));})();\n",
           f);
+    fputs("</script>\n</body></html>\n", f);
 }
