@@ -111,15 +111,22 @@ if [ "${BSPRUN_TEST_MPI:-OFF}" = ON ]; then
     expect_note -n 2 "$work/ask_mpi"
     # Every process's lines whole, though mpiexec passes output on in pieces
     # of 4 KiB (without polybsp's reassembly about 250 of these 24000 lines
-    # were cut), and with --output-dir one file per process.
+    # were cut), also across a quiet moment, and with --output-dir one file
+    # per process.
     cat >"$work/lines.c" <<'PROG'
 #include <bsp.h>
 #include <stdio.h>
+#include <time.h>
 int main(void)
 {
     bsp_begin(bsp_nprocs());
-    for (int i = 0; i < 6000; i++)
+    /* Half, a quiet moment longer than mpi_output waits for a prompt's end
+     * (every rank computing), the other half. */
+    for (int i = 0; i < 6000; i++) {
+        if (i == 3000)
+            nanosleep(&(struct timespec){0, 300000000}, NULL);
         printf("process %d line %d 0.000000 1.000000 2.000000 3.000000\n", bsp_pid(), i);
+    }
     fprintf(stderr, "process %d done\n", bsp_pid());
     bsp_end();
     return 0;

@@ -343,7 +343,7 @@ int tool_exec_mpi_to(const char *cmd, long np, char *const *argv, const char *ou
     size_t n = 0;
     while (argv[n] != NULL)
         n++;
-    char **args = calloc(n + 7, sizeof *args);
+    char **args = calloc(n + 9, sizeof *args);
     if (args == NULL) {
         fprintf(stderr, "polybsp: %s: out of memory\n", cmd);
         return 1;
@@ -358,8 +358,13 @@ int tool_exec_mpi_to(const char *cmd, long np, char *const *argv, const char *ou
      * exit): the lines polybsp cannot print itself are added below. */
     args[k++] = (char *)"--quiet";
     /* Each piece of output names its rank, so that mpi_output can put every
-     * rank's lines back together. */
+     * rank's lines back together; the ranks write a line at a time (their
+     * engine reads POLYBSP_MPI_LINES), so that what stays unfinished is a
+     * prompt, shown after a moment, and not the end of a full buffer. */
     args[k++] = (char *)"--tag-output";
+    setenv("POLYBSP_MPI_LINES", "1", 1);
+    args[k++] = (char *)"-x";
+    args[k++] = (char *)"POLYBSP_MPI_LINES";
     if (geteuid() == 0) { /* Open MPI refuses root unless told twice */
         setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
         setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);

@@ -112,6 +112,14 @@ static void start_mpi(void)
         return;
     MPI_Init(NULL, NULL);
     MPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+    /* Started by polybsp run (tools/polybsp/mpi_output.h), which puts each
+     * rank's lines back together: written a line at a time, a line left
+     * unfinished is one the program meant to show (a prompt), not the end of
+     * a full buffer. glibc's setvbuf with no buffer only changes the mode, so
+     * output already buffered is kept. */
+    const char *lines = getenv("POLYBSP_MPI_LINES");
+    if (lines != NULL && strcmp(lines, "1") == 0)
+        setvbuf(stdout, NULL, _IOLBF, BUFSIZ);
 #ifdef POLYBSP_SMPI
     mpie_follow_rank0(g.rank);
 #else
