@@ -16,10 +16,11 @@
 
 core_proc *api_self_slow(const char *call);
 
-/* bsp_nprocs() before bsp_begin: the processes available. A program that asks,
- * then ends with a non-zero status before bsp_begin (BSPedupack's "Sorry, only
- * 2 processors available") gets one line on stderr naming the ways to offer
- * more (where the C library tells the exit status: glibc's on_exit). */
+/* bsp_nprocs() before bsp_begin: the processes available. A program that asks
+ * without POLYBSP_NPROCS set, then ends with a non-zero status before
+ * bsp_begin (BSPedupack's "Sorry, only 2 processors available") gets one line
+ * on stderr naming the ways to offer more (where the C library tells the exit
+ * status: glibc's on_exit). */
 int api_available(void);
 
 static inline core_proc *api_self(const char *call)

@@ -22,7 +22,9 @@ browser=$(command -v chromium || command -v chromium-browser) || { echo "SKIP: n
 rm -rf "$work" && mkdir -p "$work" || exit 1
 POLYBSP_NPROCS=2 POLYBSP_TRACE="$work/t.jsonl" "$example" >"$work/run.out" 2>&1 ||
     fail "the traced run failed: $(cat "$work/run.out")"
-"$tool" report --machine "$machine" --probe "$raw" -o "$work/r.html" "$work/t.jsonl" \
+# --explain: the fixture machine file is another host's; its parameters
+# explain this run (REAL and errors) rather than predict it for that host.
+"$tool" report --explain --machine "$machine" --probe "$raw" -o "$work/r.html" "$work/t.jsonl" \
     >/dev/null || fail "report: status $?"
 chrome() {
     # As root Chromium needs --no-sandbox; a fresh profile keeps runs apart.
@@ -38,7 +40,7 @@ echo "$body" | grep -Eq ' data-drawn="([5-9]|[1-9][0-9]+) of \1"' ||
 # from REAL are all shaded: those that carry half of the summed |REAL - BSP|,
 # worst first, computed here from predict's numbers.
 echo "$body" | grep -q ' data-hidden=""' || fail "lines hidden in the timeline: $body"
-"$tool" predict --machine "$machine" --model bsp --per-step --format csv "$work/t.jsonl" \
+"$tool" predict --explain --machine "$machine" --model bsp --per-step --format csv "$work/t.jsonl" \
     >"$work/steps.csv" || fail "predict: status $?"
 marked=" $(echo "$body" | sed -n 's/.* data-marked="\([^"]*\)".*/\1/p') "
 worst=$(awk -F, '$1 ~ /^[0-9]+$/ { d = $2 - $3; print (d < 0 ? -d : d), $1 }' "$work/steps.csv" |

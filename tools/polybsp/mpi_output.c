@@ -14,7 +14,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -312,13 +311,6 @@ static void release(mpi_output *o)
     free(o);
 }
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 void mpi_output_pump(mpi_output *o, pid_t child)
 {
     for (int k = 0; k < 2; k++)
@@ -327,7 +319,6 @@ void mpi_output_pump(mpi_output *o, pid_t child)
      * it (ssh to another host) could hold them open: once mpiexec has ended,
      * what still comes within a quiet moment is all. */
     bool ended = false;
-    double pending = -1; /* since when an unfinished line waits, or -1 */
     while (o->src[0].fd >= 0 || o->src[1].fd >= 0) {
         struct pollfd fds[2];
         int nfds = 0;
@@ -353,16 +344,6 @@ void mpi_output_pump(mpi_output *o, pid_t child)
                 for (int f = 0; f < nfds; f++)
                     if (fds[f].fd == o->src[k].fd && fds[f].revents != 0)
                         drain(o, &o->src[k]);
-        /* Other ranks' output flowing on must not hold back a prompt. */
-        if (!has_partial(&o->src[0]) && !has_partial(&o->src[1]))
-            pending = -1;
-        else if (pending < 0)
-            pending = now();
-        else if (now() - pending >= QUIET_MS / 1000.0) {
-            flush_partial(o, &o->src[0]);
-            flush_partial(o, &o->src[1]);
-            pending = -1;
-        }
     }
     release(o);
 }

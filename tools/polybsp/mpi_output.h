@@ -8,8 +8,9 @@
  * together and writes whole lines, without the tags: a rank's stdout to this
  * process's stdout, or to DIR/R.out with an output directory; its stderr to
  * this process's stderr. mpiexec's own text passes unchanged. A rank's
- * unfinished line (a prompt) is written once it has waited a moment (0.1 s)
- * for its end, so that an interactive program still shows it.
+ * unfinished line (a prompt) is written once the whole job has been quiet for
+ * a moment (0.1 s), so that an interactive program still shows it; while
+ * output flows it waits, since the launcher's reads split lines too.
  *
  * Use: mpi_output_open before the fork; mpi_output_child in the child, before
  * exec; mpi_output_pump in the parent, which returns once both pipes are

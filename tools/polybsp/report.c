@@ -12,7 +12,7 @@ const char cmd_report_help[] =
     "\n"
     "Writes one self-contained HTML page (no network needed to open it) about a\n"
     "traced run: what was used, REAL against each model in total and per superstep\n"
-    "(a timeline with the superstep of the largest error highlighted), the numbers\n"
+    "(a timeline with the supersteps of the largest errors shaded), the numbers\n"
     "per superstep, and heat maps of the traffic h and the work w of every process\n"
     "in every superstep, and the probe's measurements with its fitted lines. The\n"
     "numbers are those of `polybsp predict --per-step`.\n"
