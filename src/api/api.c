@@ -21,13 +21,15 @@ static atomic_int api_offered; /* what bsp_nprocs() last gave before bsp_begin *
 /* The program asked how many processes it may have, was offered the default
  * (POLYBSP_NPROCS unset: a user who set it knows the way), then failed
  * without ever starting: most likely it wanted more than it was offered, and
- * its own message cannot say how to get them. Once per job, not per MPI rank. */
+ * its own message cannot say how to get them. Not after status 2, bad usage
+ * by convention, which the program has explained. Once per job, not per MPI
+ * rank. */
 static void hint_more_procs(int status, void *unused)
 {
     (void)unused;
     int n = atomic_load(&api_offered);
     const char *chosen = getenv("POLYBSP_NPROCS");
-    if (status != 0 && eng_section_state() == ENG_BEFORE && eng_rank() == 0 &&
+    if (status != 0 && status != 2 && eng_section_state() == ENG_BEFORE && eng_rank() == 0 &&
         (chosen == NULL || *chosen == '\0'))
         fprintf(stderr,
                 "polybsp: note: bsp_nprocs() offered %d process%s and the program stopped before "

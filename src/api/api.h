@@ -17,7 +17,7 @@
 core_proc *api_self_slow(const char *call);
 
 /* bsp_nprocs() before bsp_begin: the processes available. A program that asks
- * without POLYBSP_NPROCS set, then ends with a non-zero status before
+ * without POLYBSP_NPROCS set, then ends with a status other than 0 and 2 before
  * bsp_begin (BSPedupack's "Sorry, only 2 processors available") gets one line
  * on stderr naming the ways to offer more (where the C library tells the exit
  * status: glibc's on_exit). */

@@ -12,6 +12,7 @@
 #include "tool.h"
 
 #include "core/core_copy.h"
+#include "engine/engine.h"
 #include "engine/threads/thr_place.h"
 
 #include <polybsp.h>
@@ -373,9 +374,10 @@ int cmd_info(int argc, char **argv)
         fprintf(stderr, "polybsp: info: hwloc cannot read this machine's topology\n");
         return 1;
     }
-    /* Asked of the library rather than recomputed, so that it is what a
-     * program calling bsp_begin(bsp_nprocs()) would really get. */
-    int nprocs = (int)bsp_nprocs();
+    /* Asked of the engine rather than recomputed, so that it is what a
+     * program calling bsp_begin(bsp_nprocs()) would really get (bsp_nprocs()
+     * itself would add its note to an error exit here). */
+    int nprocs = eng_available();
     const char *from = getenv("POLYBSP_NPROCS") != NULL ? "POLYBSP_NPROCS" : "one per core";
     struct placement pl = {.procs = procs > 0 ? (int)procs : nprocs};
     char err[128];
