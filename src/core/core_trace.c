@@ -163,8 +163,12 @@ void core_trace_start(core_proc *p)
     t->clock0 = core_now();
     t->copy_ticks = 0;
     if (!t->seen) {
-        t->seen = calloc((size_t)p->run->nprocs, 1);
-        t->from = malloc((size_t)p->run->nprocs * sizeof *t->from);
+        /* A bit per process, and the sources as they come: 5 P bytes a
+         * process made 335 MB at P = 8192 (reliability.md). */
+        t->seen = calloc(((size_t)p->run->nprocs + 7) / 8, 1);
+        t->from_cap = p->run->nprocs < CORE_TRACE_FROM_FIRST ? (uint32_t)p->run->nprocs
+                                                             : CORE_TRACE_FROM_FIRST;
+        t->from = malloc(t->from_cap * sizeof *t->from);
         /* Written whole here (malloc and memset, not calloc, which may leave
          * fresh pages untouched), so that its page faults are not a sync's. */
         t->looked = malloc((CORE_TRACE_LOOKED + CORE_TRACE_KNOWN) * sizeof *t->looked);
@@ -199,8 +203,16 @@ void core_trace_stop(core_proc *p) { p->tr.on = 0; }
 void core_trace_add_source(core_proc *p, int src)
 {
     core_tracer *t = &p->tr;
-    if (src != p->pid && !t->seen[src]) {
-        t->seen[src] = 1;
+    unsigned char bit = (unsigned char)(1u << (src & 7));
+    if (src != p->pid && !(t->seen[src >> 3] & bit)) {
+        t->seen[src >> 3] |= bit;
+        if (t->nfrom == t->from_cap) { /* doubling: a few times a run at most */
+            int32_t *more = realloc(t->from, 2 * (size_t)t->from_cap * sizeof *more);
+            if (!more)
+                core_fatal_oom("trace");
+            t->from = more;
+            t->from_cap *= 2;
+        }
         t->from[t->nfrom++] = src;
     }
 }
@@ -385,7 +397,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
             core_fatal_oom("trace");
         memcpy(r->from, t->from, t->nfrom * sizeof *r->from);
         for (uint32_t i = 0; i < t->nfrom; i++)
-            t->seen[t->from[i]] = 0;
+            t->seen[t->from[i] >> 3] = 0;
     }
     t->nfrom = 0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)

@@ -73,6 +73,9 @@ typedef enum {
 /* The trace name of a kind ("normal", "bcast", ...). */
 const char *core_kind_name(core_step_kind k);
 
+/* The sources a tracer has room for at first; it doubles from there. */
+enum { CORE_TRACE_FROM_FIRST = 64 };
+
 /* Per-process counters are always kept (two additions per operation); the rest is
  * used only while tracing. */
 typedef struct core_tracer {
@@ -109,8 +112,8 @@ typedef struct core_tracer {
     uint64_t send_bytes_out, send_bytes_in;  /* messages to and from others, tags included */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
     int32_t *from;                           /* sources this superstep */
-    uint32_t nfrom;
-    unsigned char *seen; /* [nprocs] marks for from */
+    uint32_t nfrom, from_cap;
+    unsigned char *seen; /* [(nprocs + 7) / 8]: a bit per process in from */
     core_trace_block *head, *tail;
     atomic_size_t published;
 } core_tracer;
