@@ -53,6 +53,10 @@ typedef struct eng_ctx {
      * all, prepared (sends_to set, get replies posted), or also sent. */
     enum { MPIE_HEADS_NONE, MPIE_HEADS_PREPARED, MPIE_HEADS_SENT } heads_state;
     int nreplies; /* of reqs, the first are the receives of this superstep's get values */
+    /* The collective sync's answer (mpie_sync.c): how many heads to expect
+     * (-1: not counted yet), whether they travel by MPI's all-to-all instead (a
+     * dense superstep), and whether anybody communicated in the last sync. */
+    int expect, dense, last_comm;
 } eng_ctx;
 
 #endif

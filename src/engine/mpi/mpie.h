@@ -63,6 +63,10 @@ void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step);
     (MPI_Scatter(s, n, t, r, m, u, root, comm), *(req) = MPI_REQUEST_NULL)
 #define mpie_ialltoall(s, n, t, r, m, u, comm, req)                                                \
     (MPI_Alltoall(s, n, t, r, m, u, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_ialltoallv(s, n, sd, t, r, m, rd, u, comm, req)                                       \
+    (MPI_Alltoallv(s, n, sd, t, r, m, rd, u, comm), *(req) = MPI_REQUEST_NULL)
+#define mpie_ireduce_scatter_block(s, r, n, t, op, comm, req)                                      \
+    (MPI_Reduce_scatter_block(s, r, n, t, op, comm), *(req) = MPI_REQUEST_NULL)
 #else
 #define mpie_ibcast MPI_Ibcast
 #define mpie_iallreduce MPI_Iallreduce
@@ -71,7 +75,22 @@ void mpie_wait_watched(MPI_Request *req, unsigned at, unsigned long step);
 #define mpie_iallgather MPI_Iallgather
 #define mpie_iscatter MPI_Iscatter
 #define mpie_ialltoall MPI_Ialltoall
+#define mpie_ialltoallv MPI_Ialltoallv
+#define mpie_ireduce_scatter_block MPI_Ireduce_scatter_block
 #endif
+
+/* Groups of more than this many members agree in a superstep's sync by one
+ * collective MPI runs (mpie_sync.c, "The collective sync"), smaller ones by the
+ * engine's own point-to-point barrier. On MPI the barrier beats MPI's
+ * collectives at small P (a sixth at P = 2, docs/performance.md); under SMPI
+ * the collective sync is as cheap from 16 members and costs the simulator far
+ * fewer events (docs/smpi.md, section 8). */
+#ifdef POLYBSP_SMPI
+#define MPIE_COLL_SYNC_ABOVE 8
+#else
+#define MPIE_COLL_SYNC_ABOVE 64
+#endif
+static inline int mpie_coll_sync(int P) { return P > MPIE_COLL_SYNC_ABOVE; }
 
 /* A message found by a probe, to be received as itself (mpie_port.c): MPI's
  * matched probe, or under SMPI (POLYBSP_SMPI), which lacks it, the probed source
@@ -142,8 +161,8 @@ void mpie_ride_fill(const core_ctx *c, char *payload);
 void mpie_ride_merge(const core_ctx *c, char *mine, const char *theirs);
 void mpie_ride_keep(core_ctx *c, const char *payload);
 /* Words of the heads matrix the barrier carries for a group of P (mpie_sync.c):
- * P x P bits up to MPIE_HEADS_MAX_P members, 0 beyond (then the exchange counts
- * its heads by a reduction). */
+ * P x P bits up to MPIE_HEADS_MAX_P members, 0 beyond or with the collective
+ * sync (then the sync's collective counts the heads). */
 size_t mpie_heads_words(int P);
 /* FNV-1a, a word at a time: mpie_hash(MPIE_HASH_START, w0), then (h, w1) ...
  * The hashes the members compare to agree on a call's arguments (partitions,

@@ -159,7 +159,7 @@ static size_t header_bytes(unsigned all)
 
 size_t mpie_heads_words(int P)
 {
-    return P <= MPIE_HEADS_MAX_P ? ((size_t)P * (size_t)P + 63) / 64 : 0;
+    return P <= MPIE_HEADS_MAX_P && !mpie_coll_sync(P) ? ((size_t)P * (size_t)P + 63) / 64 : 0;
 }
 
 static size_t heads_bytes(unsigned all, int P)
@@ -212,6 +212,119 @@ static long regops_hash(const core_ctx *c)
 static void prepare_heads(core_ctx *c, unsigned parity);
 static void send_heads(core_ctx *c, unsigned parity);
 
+/* The collective sync (groups of more than MPIE_COLL_SYNC_ABOVE members): the
+ * barrier, the OR of the members' bits and the count of heads each member is
+ * to receive come from MPI's own collectives, run with its tuned algorithms.
+ * Up to SYNC_FUSED_P members, and beyond after a superstep that communicated,
+ * one MPI_Reduce_scatter_block does it all: each member gives one 32-bit word
+ * per destination d,
+ *     [heads it sends d: 19 bits][its bits: 12][sparse: 1]
+ * which the reduction adds (the count) and ORs (the rest). Otherwise the bits
+ * come from one MPI_Allreduce of a word, and a sparse superstep that turns out
+ * to communicate counts its heads by an MPI_Reduce_scatter_block of the 0/1
+ * flags after it (exchange_data): a reduce-scatter costs the simulator O(P)
+ * per member (SMPI's recursive halving: 49 ms of host time per call at P =
+ * 256, 4 times its MPI_Barrier), an allreduce of a word log2 P messages, and
+ * supersteps that communicate tend to follow one another, as empty ones do.
+ * Every member knows whether the last superstep communicated, so all choose
+ * alike.
+ * A member whose heads go to at most MPIE_EARLY_HEADS members sends them
+ * before the collective, to travel while it runs, as a plain MPI program's
+ * Isends do before its MPI_Barrier; one with more sends them after it. Such a
+ * member votes "sparse", and so does every member that has heads for at most
+ * half of the others: when nobody does, the superstep is dense and its heads
+ * travel by MPI's all-to-all (dense_exchange), with no count. The members'
+ * collective and registration descriptions are compared by one more
+ * reduction, only in a superstep where somebody has one.
+ * Why: the point-to-point barrier's log2 P rounds of Isend/Irecv/Waitall (and
+ * the heads counted by a reduction after it) cost SMPI about 30,700 simulator
+ * events per empty superstep at P = 1024, 20 times its MPI_Barrier, and a
+ * sparse superstep 2.6x the simulated time of the same Isends with an
+ * MPI_Barrier (docs/smpi.md, section 8). */
+enum { MPIE_EARLY_HEADS = 8, SYNC_FUSED_P = 64, SYNC_COUNT_BITS = 19, SYNC_BITS = 12 };
+_Static_assert((CORE_HAS_LAST | CORE_AT_ANY | CORE_AT_ODD) < (1u << SYNC_BITS),
+               "the bits need more room");
+
+static void sync_combine(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    (void)type;
+    const uint32_t *a = in, count = ((uint32_t)1 << SYNC_COUNT_BITS) - 1;
+    uint32_t *b = inout;
+    for (int i = 0; i < *len; i++)
+        b[i] = (((a[i] & count) + (b[i] & count)) & count) | ((a[i] | b[i]) & ~count);
+}
+
+static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long desc[NDESC],
+                             long lo[NDESC], long hi[NDESC])
+{
+    int P = c->nprocs, nout = 0;
+    int fused = P < (1 << SYNC_COUNT_BITS) && (P <= SYNC_FUSED_P || c->e.last_comm);
+    unsigned parity = c->step & 1;
+    uint32_t mine = bits | at | (parity ? CORE_AT_ODD : CORE_AT_EVEN), got;
+    size_t most = 0;
+    c->e.heads_state = MPIE_HEADS_NONE;
+    if (bits & (CORE_HAS_COMM | CORE_HAS_GET)) {
+        prepare_heads(c, parity);
+        c->e.heads_state = MPIE_HEADS_PREPARED;
+        for (int d = 0; d < P; d++)
+            if (c->e.sends_to[d]) {
+                nout++;
+                most = c->out[parity][d].len > most ? c->out[parity][d].len : most;
+            }
+        if (nout <= MPIE_EARLY_HEADS) {
+            send_heads(c, parity);
+            c->e.heads_state = MPIE_HEADS_SENT;
+        }
+    }
+    /* dense_exchange's displacements are ints (the trailer's and a length
+     * word's room included). */
+    int dense = c->e.heads_state == MPIE_HEADS_PREPARED && nout > (P - 1) / 2 &&
+                most + sizeof(head_trailer) + sizeof(uint64_t) <= (size_t)INT_MAX / (size_t)P;
+    MPI_Request req;
+    c->e.at = at;
+    core_watch_enter(at, c->proc->step);
+    if (fused) {
+        static MPI_Op op = MPI_OP_NULL; /* under SMPI, each rank's own */
+        if (op == MPI_OP_NULL)
+            MPI_Op_create(sync_combine, 1, &op);
+        uint32_t common = (mine | (uint32_t)!dense << SYNC_BITS) << SYNC_COUNT_BITS;
+        uint32_t *words =
+            (uint32_t *)core_buf_reserve(&c->e.barrier_room, (size_t)P * sizeof *words);
+        for (int d = 0; d < P; d++)
+            words[d] = common | (c->e.heads_state != MPIE_HEADS_NONE && c->e.sends_to[d]);
+        mpie_ireduce_scatter_block(words, &got, 1, MPI_UINT32_T, op, c->group->e.comm, &req);
+        mpie_wait(1, &req, 0);
+        c->e.expect = (int)(got & (((uint32_t)1 << SYNC_COUNT_BITS) - 1));
+        got >>= SYNC_COUNT_BITS;
+    } else {
+        mine |= (uint32_t)!dense << SYNC_BITS;
+        mpie_iallreduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, c->group->e.comm, &req);
+        mpie_wait(1, &req, 0);
+        c->e.expect = -1; /* exchange_data counts them */
+    }
+    core_watch_leave();
+    unsigned all = got & ((1u << SYNC_BITS) - 1);
+    c->e.last_comm = (all & (CORE_HAS_COMM | CORE_HAS_GET)) != 0;
+    c->e.dense = !(got >> SYNC_BITS & 1) && !(all & (CORE_HAS_HP | CORE_HAS_BIG_PUT));
+    memcpy(lo, desc, NDESC * sizeof *lo);
+    memcpy(hi, desc, NDESC * sizeof *hi);
+    if (all & (CORE_HAS_COLL | CORE_HAS_REG)) {
+        /* The smallest of each and of its negation (the largest): one MIN. */
+        long v[2 * NDESC];
+        for (int i = 0; i < NDESC; i++) {
+            v[i] = desc[i];
+            v[NDESC + i] = -desc[i];
+        }
+        mpie_iallreduce(MPI_IN_PLACE, v, 2 * NDESC, MPI_LONG, MPI_MIN, c->group->e.comm, &req);
+        mpie_wait_watched(&req, at, c->proc->step);
+        for (int i = 0; i < NDESC; i++) {
+            lo[i] = v[i];
+            hi[i] = -v[NDESC + i];
+        }
+    }
+    return all;
+}
+
 unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
 {
     const core_coll_desc *d = &c->coll[c->step & 1];
@@ -222,6 +335,16 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
     memcpy(mine.lo, desc, sizeof desc);
     memcpy(mine.hi, desc, sizeof desc);
     int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    if (mpie_coll_sync(P)) {
+        unsigned all = coll_barrier(c, at, bits, desc, mine.lo, mine.hi);
+        c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
+        c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
+        if ((all & CORE_AT_ANY) != at)
+            report_mixed_arrivals(c, all, at);
+        if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
+            report_steps(c, at);
+        return all;
+    }
     size_t nheads = heads_bytes(CORE_HAS_COMM, P);
     if (nheads)
         memset(c->e.heads, 0, nheads);
@@ -741,6 +864,98 @@ static void send_heads(core_ctx *c, unsigned parity)
             send_head(c, d, parity);
 }
 
+/* The heads of a dense superstep (coll_barrier) by MPI's all-to-all, as a BSP
+ * library on MPI's collectives moves them (BSPonMPI: sizes by MPI_Alltoall,
+ * data by MPI_Alltoallv): MPI's tuned algorithms beat P - 1 Isends per member
+ * by far (a total exchange of 1 KiB at P = 64 on torus-8x8x16: 257 us by
+ * MPI_Alltoall against about 1000 by either; docs/smpi.md, section 8). One
+ * reduction first finds the largest and smallest head: when none is more than
+ * twice another, every head travels in a block of the largest's size by
+ * MPI_Alltoall (a length word first; members without a head for somebody send
+ * an empty block), else sizes then heads by MPI_Alltoall and MPI_Alltoallv.
+ * No member has hpputs or large puts then, so a head is its out buffer and
+ * trailer, one piece. The heads received are copied into the in buffers,
+ * where the records are landed as after a probe. */
+static void dense_exchange(core_ctx *c, unsigned parity)
+{
+    int P = c->nprocs;
+    MPI_Comm comm = c->group->e.comm;
+    int *counts = malloc(4 * (size_t)P * sizeof *counts);
+    if (!counts)
+        core_fatal_oom("exchange");
+    int *scount = counts, *sat = counts + P, *rcount = counts + 2 * P, *rat = counts + 3 * P;
+    long range[2] = {0, LONG_MIN}; /* the largest head, and the smallest's negation */
+    size_t total = 0, rtotal = 0;
+    for (int d = 0; d < P; d++) {
+        scount[d] = 0;
+        if (c->e.sends_to[d]) {
+            core_buf *b = &c->out[parity][d];
+            head_trailer t = {c->e.recs_len[d], 0, 0};
+            memcpy(core_buf_reserve(b, sizeof t), &t, sizeof t);
+            core_buf_commit(b, sizeof t);
+            scount[d] = (int)b->len; /* coll_barrier saw that P of them fit an int */
+            range[0] = (long)b->len > range[0] ? (long)b->len : range[0];
+            range[1] = -(long)b->len > range[1] ? -(long)b->len : range[1];
+        }
+        sat[d] = (int)total;
+        total += (size_t)scount[d];
+    }
+    MPI_Request req;
+    mpie_iallreduce(MPI_IN_PLACE, range, 2, MPI_LONG, MPI_MAX, comm, &req);
+    mpie_wait(1, &req, 0);
+    char *sbuf, *rbuf;
+    if (range[0] <= -2 * range[1]) {
+        /* Blocks of a length word and the largest head, rounded up to words. */
+        size_t block =
+            ((size_t)range[0] + 2 * sizeof(uint64_t) - 1) / sizeof(uint64_t) * sizeof(uint64_t);
+        sbuf = calloc((size_t)P, block);
+        rbuf = malloc((size_t)P * block);
+        if (!sbuf || !rbuf)
+            core_fatal_oom("exchange");
+        for (int d = 0; d < P; d++) {
+            uint64_t len = (uint64_t)scount[d];
+            memcpy(sbuf + (size_t)d * block, &len, sizeof len);
+            if (len)
+                memcpy(sbuf + (size_t)d * block + sizeof len, c->out[parity][d].data, len);
+        }
+        mpie_ialltoall(sbuf, (int)block, MPI_BYTE, rbuf, (int)block, MPI_BYTE, comm, &req);
+        mpie_wait(1, &req, 0);
+        for (int q = 0; q < P; q++) {
+            uint64_t len;
+            memcpy(&len, rbuf + (size_t)q * block, sizeof len);
+            rcount[q] = (int)len;
+            rat[q] = (int)((size_t)q * block + sizeof len);
+        }
+    } else {
+        mpie_ialltoall(scount, 1, MPI_INT, rcount, 1, MPI_INT, comm, &req);
+        mpie_wait(1, &req, 0);
+        for (int q = 0; q < P; q++) {
+            rat[q] = (int)rtotal;
+            rtotal += (size_t)rcount[q];
+        }
+        sbuf = malloc(total ? total : 1);
+        rbuf = malloc(rtotal ? rtotal : 1);
+        if (!sbuf || !rbuf)
+            core_fatal_oom("exchange");
+        for (int d = 0; d < P; d++)
+            if (scount[d])
+                memcpy(sbuf + sat[d], c->out[parity][d].data, (size_t)scount[d]);
+        mpie_ialltoallv(sbuf, scount, sat, MPI_BYTE, rbuf, rcount, rat, MPI_BYTE, comm, &req);
+        mpie_wait(1, &req, 0);
+    }
+    for (int q = 0; q < P; q++) {
+        if (!rcount[q])
+            continue;
+        core_buf *b = &c->e.in[q];
+        b->len = 0;
+        memcpy(core_buf_reserve(b, (size_t)rcount[q]), rbuf + rat[q], (size_t)rcount[q]);
+        b->len = (size_t)rcount[q];
+    }
+    free(sbuf);
+    free(rbuf);
+    free(counts);
+}
+
 static void exchange_data(core_proc *p, unsigned all, unsigned parity)
 {
     core_ctx *c = p->ctx;
@@ -750,15 +965,23 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
         c->e.in[d].len = 0; /* no head from d: nothing to land */
     if (c->e.heads_state == MPIE_HEADS_NONE)
         prepare_heads(c, parity);
-    if (mpie_heads_words(P)) {
+    if (mpie_coll_sync(P) && c->e.dense) {
+        dense_exchange(c, parity); /* no member sent a head early (coll_barrier) */
+    } else if (mpie_coll_sync(P)) {
+        expect = c->e.expect;
+        if (expect < 0) {
+            MPI_Request req;
+            mpie_ireduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM,
+                                       c->group->e.comm, &req);
+            mpie_wait(1, &req, 0);
+        }
+    } else {
         for (int q = 0; q < P; q++) {
             size_t bit = heads_bit(c, q, me);
             expect += q != me && (c->e.heads[bit / 64] >> (bit % 64) & 1);
         }
-    } else {
-        MPI_Reduce_scatter_block(c->e.sends_to, &expect, 1, MPI_INT, MPI_SUM, c->group->e.comm);
     }
-    if (c->e.heads_state != MPIE_HEADS_SENT)
+    if (c->e.heads_state != MPIE_HEADS_SENT && !(mpie_coll_sync(P) && c->e.dense))
         send_heads(c, parity);
     c->e.heads_state = MPIE_HEADS_NONE;
     for (int k = 0; k < expect; k++) {
