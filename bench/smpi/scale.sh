@@ -15,19 +15,23 @@
 #           MPI_Barrier, then 100 MPI_Barriers), at SPARSE_P;
 #   dense   5 supersteps each putting 1 KiB to every other process, against
 #           MPI_Alltoall and against MPI_Alltoall of the sizes + MPI_Alltoallv
-#           (what BSPonMPI does), at DENSE_P;
+#           (what BSPonMPI does), at DENSE_P (SMPI's MPI_Alltoall of 1 KiB
+#           blocks, all at once, costs the simulator more than 15 min at P = 256
+#           on torus-8x8x16);
 #   inprod  examples/inprod.c (n = 100000: one total exchange of 8 bytes) at
 #           INPROD_P.
-# Each line: host wall seconds and peak resident MB of the run (GNU time),
-# simulated us per superstep of polybsp and of the anchor, and their ratio.
+# Each line: host wall seconds, host CPU seconds (user + system: what the
+# simulation costs, whatever else the machine runs) and peak resident MB of the
+# run (GNU time), simulated us per superstep of polybsp and of the anchor, and
+# their ratio.
 # With BSPonMPI's source present (BSPONMPI_SRC, a directory or a git mirror;
 # default the first /work/.mirror/*bsponmpi*, case aside), scale_bsp.c is also
 # built against BSPonMPI with smpicxx, outside the repository (under WORK), and
 # its sparse, empty and dense supersteps printed beside polybsp's; without it,
 # one line says so. Never commit BSPonMPI's code.
 #
-# Environment: SPARSE_P (default "64 256 1024"; 4096 takes about half an hour:
-# run it once, SPARSE_P=4096), DENSE_P ("64 256"), INPROD_P ("64 256 1024"),
+# Environment: SPARSE_P (default "64 256 1024"; for 4096, SPARSE_P=4096 once),
+# DENSE_P ("16 64"), INPROD_P ("64 256 1024"),
 # WORK (default a fresh directory under /tmp), POLYBSP_SMPI_FLAGS (more
 # SimGrid options). Large runs are nice'd.
 set -eu
@@ -40,7 +44,7 @@ bspcc=$build/tools/bspcc/bspcc
 work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/polybsp-scale.XXXXXX")}
 mkdir -p "$work"
 SPARSE_P=${SPARSE_P:-"64 256 1024"}
-DENSE_P=${DENSE_P:-"64 256"}
+DENSE_P=${DENSE_P:-"16 64"}
 INPROD_P=${INPROD_P:-"64 256 1024"}
 export POLYBSP_SMPI_FLAGS="--cfg=smpi/simulate-computation:no ${POLYBSP_SMPI_FLAGS:-}"
 
@@ -87,9 +91,9 @@ fi
 run() {
     pf=$1 np=$2
     shift 2
-    /usr/bin/time -f "host %e rss %M" -o "$work/time" nice sh "$runner" scale "$pf" "" "$np" "$@" \
+    /usr/bin/time -f "host %e rss %M cpu %U %S" -o "$work/time" nice sh "$runner" scale "$pf" "" "$np" "$@" \
         >"$work/out" 2>"$work/err" || { cat "$work/err" >&2; echo "scale: $* failed at P = $np" >&2; }
-    awk '{ printf "host %s rss %.0f\n", $2, $4 / 1024 }' "$work/time" >>"$work/out"
+    awk '/^host/ { printf "host %s\nrss %.0f\ncpu %.1f\n", $2, $4 / 1024, $6 + $7 }' "$work/time" >>"$work/out"
 }
 val() { awk -v k="$1" '$1 == "result" && $2 == k { print $3 } $1 == k { print $2 }' "$work/out"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || b == 0) print "-"; else printf "%.2f", a / b }'; }
@@ -98,26 +102,27 @@ echo "scale: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, SimGrid $(smpirun
 for pf in "$@"; do
     echo
     echo "== $pf: the sparse program (10 communicating + 100 empty supersteps); simulated us per superstep"
-    printf '%-6s %9s %9s %6s %8s %8s | %9s %9s %6s | %8s %8s %6s\n' P host_bsp host_mpi ratio \
-        rss_bsp rss_mpi sparse_bsp sparse_mpi ratio empty_bsp barrier ratio
+    printf '%-5s %8s %8s %7s %7s %6s %7s %7s | %7s %7s %5s | %7s %7s %5s\n' P wall_bsp wall_mpi \
+        cpu_bsp cpu_mpi ratio rss_bsp rss_mpi sparse sp_mpi ratio empty barrier ratio
     for P in $SPARSE_P; do
         run "$pf" "$P" "$work/scale_bsp" 10 100 0
-        hb=$(val host) rb=$(val rss) sb=$(val bsp_sparse_us) eb=$(val bsp_empty_us)
+        hb=$(val host) cb=$(val cpu) rb=$(val rss) sb=$(val bsp_sparse_us) eb=$(val bsp_empty_us)
         run "$pf" "$P" "$work/scale_mpi" 10 100 0
-        hm=$(val host) rm=$(val rss) sm=$(val mpi_sparse_us) em=$(val mpi_empty_us)
-        printf '%-6s %9s %9s %6s %8s %8s | %9s %9s %6s | %8s %8s %6s\n' "$P" "$hb" "$hm" \
-            "$(ratio "$hb" "$hm")" "$rb" "$rm" "$sb" "$sm" "$(ratio "$sb" "$sm")" "$eb" "$em" \
-            "$(ratio "$eb" "$em")"
+        hm=$(val host) cm=$(val cpu) rm=$(val rss) sm=$(val mpi_sparse_us) em=$(val mpi_empty_us)
+        printf '%-5s %8s %8s %7s %7s %6s %7s %7s | %7s %7s %5s | %7s %7s %5s\n' "$P" "$hb" "$hm" \
+            "$cb" "$cm" "$(ratio "$cb" "$cm")" "$rb" "$rm" "$sb" "$sm" "$(ratio "$sb" "$sm")" "$eb" \
+            "$em" "$(ratio "$eb" "$em")"
     done
     echo "== $pf: a total exchange of 1 KiB per pair (5 supersteps); simulated us per superstep"
-    printf '%-6s %9s %9s %9s %9s %7s %7s\n' P host_bsp dense_bsp alltoall alltoallv ratio_a ratio_v
+    printf '%-5s %8s %7s %9s %9s %9s %7s %7s\n' P wall_bsp cpu_bsp dense_bsp alltoall alltoallv \
+        ratio_a ratio_v
     for P in $DENSE_P; do
         run "$pf" "$P" "$work/scale_bsp" 0 0 5
-        hb=$(val host) db=$(val bsp_dense_us)
+        hb=$(val host) cb=$(val cpu) db=$(val bsp_dense_us)
         run "$pf" "$P" "$work/scale_mpi" 0 0 5
         da=$(val mpi_dense_us) dv=$(val mpi_densev_us)
-        printf '%-6s %9s %9s %9s %9s %7s %7s\n' "$P" "$hb" "$db" "$da" "$dv" "$(ratio "$db" "$da")" \
-            "$(ratio "$db" "$dv")"
+        printf '%-5s %8s %7s %9s %9s %9s %7s %7s\n' "$P" "$hb" "$cb" "$db" "$da" "$dv" \
+            "$(ratio "$db" "$da")" "$(ratio "$db" "$dv")"
     done
     if [ -n "$bsponmpi" ]; then
         echo "== $pf: BSPonMPI, the same program (scale_bsp.c); simulated us per superstep"
@@ -125,17 +130,18 @@ for pf in "$@"; do
             dense_bsp
         for P in $DENSE_P; do
             run "$pf" "$P" "$bsponmpi" 10 100 5
-            ho=$(val host) so=$(val bsp_sparse_us) eo=$(val bsp_empty_us) do=$(val bsp_dense_us)
+            ho=$(val host) so=$(val bsp_sparse_us) eo=$(val bsp_empty_us) dn=$(val bsp_dense_us)
             run "$pf" "$P" "$work/scale_bsp" 10 100 5
-            printf '%-6s %9s %9s %9s %9s | %9s %9s %9s\n' "$P" "$ho" "$so" "$eo" "$do" \
+            printf '%-6s %9s %9s %9s %9s | %9s %9s %9s\n' "$P" "$ho" "$so" "$eo" "$dn" \
                 "$(val bsp_sparse_us)" "$(val bsp_empty_us)" "$(val bsp_dense_us)"
         done
     fi
     echo "== $pf: inprod, n = 100000"
-    printf '%-6s %9s %8s %12s\n' P host rss simulated_s
+    printf '%-5s %8s %7s %7s %12s %s\n' P wall cpu rss_mb simulated_s check
     for P in $INPROD_P; do
         run "$pf" "$P" "$work/inprod" 100000
-        printf '%-6s %9s %8s %12s\n' "$P" "$(val host)" "$(val rss)" \
-            "$(awk '/^inprod: time/ { print $3 }' "$work/out")"
+        printf '%-5s %8s %7s %7s %12s %s\n' "$P" "$(val host)" "$(val cpu)" "$(val rss)" \
+            "$(awk '/^inprod: time/ { print $3 }' "$work/out")" \
+            "$(awk '/^inprod: (OK|WRONG)/ { print $2 }' "$work/out")"
     done
 done

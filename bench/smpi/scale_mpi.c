@@ -1,15 +1,17 @@
 /* scale_mpi.c — scale_bsp.c's supersteps written as a plain MPI program: what
  * a programmer who knows every superstep's sources writes (bench/smpi/scale.sh).
  *
- *   scale_mpi [NSPARSE [NEMPTY [NDENSE [BYTES]]]]     (defaults 10 100 0 1024)
+ *   scale_mpi [NSPARSE [NEMPTY [NDENSE [BYTES [ANCHORS]]]]]   (defaults 10 100 0 1024 0)
  *
  * sparse: Irecv from (s - 1) mod P and from perm^-1(s), Isend to (s + 1) mod P
  *         and perm(s), Waitall, MPI_Barrier (BSP's superstep promises that
  *         every process has passed it; the same permutations as scale_bsp);
  * empty:  MPI_Barrier;
  * dense:  MPI_Alltoall of BYTES per pair;
- * and, NEMPTY times each, what a superstep's agreement could cost: an
- * MPI_Allreduce of one word, an MPI_Reduce_scatter_block of one int each.
+ *         also (NDENSE times) sizes by MPI_Alltoall, data by MPI_Alltoallv;
+ * and with ANCHORS = 1, NEMPTY times each, what a superstep's agreement could
+ * cost: MPI_Allreduce of a word, MPI_Reduce_scatter_block of an int and of a
+ * 64-bit word per process.
  * Rank 0 prints result mpi_<phase>_us <simulated us per superstep>.
  */
 #include <mpi.h>
@@ -43,6 +45,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &s);
     long nsparse = argc > 1 ? atol(argv[1]) : 10, nempty = argc > 2 ? atol(argv[2]) : 100;
     long ndense = argc > 3 ? atol(argv[3]) : 0, m = argc > 4 ? atol(argv[4]) : 1024;
+    int anchors = argc > 5 && atoi(argv[5]) == 1;
     int *perm = malloc((size_t)P * sizeof *perm);
     char *src = calloc(1, (size_t)m), *ring = calloc(2, (size_t)m);
     char *dsrc = ndense ? calloc((size_t)P, (size_t)m) : NULL;
@@ -91,27 +94,28 @@ int main(int argc, char **argv)
     double t3v = MPI_Wtime();
     /* What a BSP superstep's agreement could cost: an allreduce of a word, and
      * a reduce-scatter of one int per process (the count of heads). */
+    long nanchor = anchors ? nempty : 0;
     unsigned bits = 1, all;
     int *flags = calloc((size_t)P, sizeof *flags), expect;
     if (!flags)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    for (long k = 0; k < nempty; k++)
+    for (long k = 0; k < nanchor; k++)
         MPI_Allreduce(&bits, &all, 1, MPI_UNSIGNED, MPI_BOR, MPI_COMM_WORLD);
     double t4 = MPI_Wtime();
-    for (long k = 0; k < nempty; k++)
+    for (long k = 0; k < nanchor; k++)
         MPI_Reduce_scatter_block(flags, &expect, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     double t5 = MPI_Wtime();
     uint64_t *words = calloc((size_t)P, sizeof *words), word;
     if (!words)
         MPI_Abort(MPI_COMM_WORLD, 1);
-    for (long k = 0; k < nempty; k++)
+    for (long k = 0; k < nanchor; k++)
         MPI_Reduce_scatter_block(words, &word, 1, MPI_UINT64_T, MPI_BOR, MPI_COMM_WORLD);
     double t6 = MPI_Wtime();
     if (s == 0) {
-        if (nempty) {
-            printf("result mpi_allreduce_us %.4g\n", (t4 - t3v) / (double)nempty * 1e6);
-            printf("result mpi_reduce_scatter_us %.4g\n", (t5 - t4) / (double)nempty * 1e6);
-            printf("result mpi_reduce_scatter64_us %.4g\n", (t6 - t5) / (double)nempty * 1e6);
+        if (nanchor) {
+            printf("result mpi_allreduce_us %.4g\n", (t4 - t3v) / (double)nanchor * 1e6);
+            printf("result mpi_reduce_scatter_us %.4g\n", (t5 - t4) / (double)nanchor * 1e6);
+            printf("result mpi_reduce_scatter64_us %.4g\n", (t6 - t5) / (double)nanchor * 1e6);
         }
         if (nsparse)
             printf("result mpi_sparse_us %.4g\n", (t1 - t0) / (double)nsparse * 1e6);
