@@ -9,7 +9,11 @@
 
 void core_buf_grow(core_buf *b, size_t need)
 {
-    size_t cap = b->cap ? b->cap : 4096;
+    /* A first capacity of a page cost a total exchange of small puts a page
+     * per pair and per buffer (out here, in on the MPI engine): inprod at
+     * P = 1024 on the simulator, one process's memory for all, held 8.6 GB;
+     * 256 bytes hold a few small puts' records, and doubling does the rest. */
+    size_t cap = b->cap ? b->cap : 256;
     while (cap - b->len < need) {
         if (cap > ((size_t)-1) / 2)
             core_fatal_oom("communication buffer");
