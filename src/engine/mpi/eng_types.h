@@ -57,6 +57,10 @@ typedef struct eng_ctx {
      * (-1: not counted yet), whether they travel by MPI's all-to-all instead (a
      * dense superstep), and whether anybody communicated in the last sync. */
     int expect, dense, last_comm;
+    /* Whether the last sync found a dense superstep, and the range of this
+     * one's heads (largest, smallest's negation) when its sync found it. */
+    int last_dense, range_known;
+    long range[2];
 } eng_ctx;
 
 #endif

@@ -233,7 +233,10 @@ static void send_heads(core_ctx *c, unsigned parity);
  * Isends do before its MPI_Barrier; one with more sends them after it. Such a
  * member votes "sparse", and so does every member that has heads for at most
  * half of the others: when nobody does, the superstep is dense and its heads
- * travel by MPI's all-to-all (dense_exchange), with no count. The members'
+ * travel by MPI's all-to-all (dense_exchange), with no count. After a dense
+ * superstep the sync is one MPI_Allreduce (MAX) of the bits, the vote and the
+ * range of the heads' sizes, which the next dense superstep's all-to-all
+ * needs (a sparse one counts its heads after it). The members'
  * collective and registration descriptions are compared by one more
  * reduction, only in a superstep where somebody has one.
  * Why: the point-to-point barrier's log2 P rounds of Isend/Irecv/Waitall (and
@@ -241,7 +244,10 @@ static void send_heads(core_ctx *c, unsigned parity);
  * events per empty superstep at P = 1024, 20 times its MPI_Barrier, and a
  * sparse superstep 2.6x the simulated time of the same Isends with an
  * MPI_Barrier (docs/smpi.md, section 8). */
-enum { MPIE_EARLY_HEADS = 8, SYNC_FUSED_P = 64, SYNC_COUNT_BITS = 19, SYNC_BITS = 12 };
+#ifndef MPIE_EARLY_HEADS /* a test build may lower it, to reach the dense path at small P */
+#define MPIE_EARLY_HEADS 8
+#endif
+enum { SYNC_FUSED_P = 64, SYNC_COUNT_BITS = 19, SYNC_BITS = 12 };
 /* Under SMPI, the largest group whose allreduce is MPI_Allreduce (below). */
 enum { SYNC_RDB_MAX_P = 256 };
 _Static_assert((CORE_HAS_LAST | CORE_AT_ANY | CORE_AT_ODD) < (1u << SYNC_BITS),
@@ -263,15 +269,19 @@ static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long
     int fused = P < (1 << SYNC_COUNT_BITS) && (P <= SYNC_FUSED_P || c->e.last_comm);
     unsigned parity = c->step & 1;
     uint32_t mine = bits | at | (parity ? CORE_AT_ODD : CORE_AT_EVEN), got;
-    size_t most = 0;
+    size_t most = 0, least = SIZE_MAX;
     c->e.heads_state = MPIE_HEADS_NONE;
+    c->e.range[0] = 0;
+    c->e.range[1] = LONG_MIN;
     if (bits & (CORE_HAS_COMM | CORE_HAS_GET)) {
         prepare_heads(c, parity);
         c->e.heads_state = MPIE_HEADS_PREPARED;
         for (int d = 0; d < P; d++)
             if (c->e.sends_to[d]) {
+                size_t len = c->out[parity][d].len;
                 nout++;
-                most = c->out[parity][d].len > most ? c->out[parity][d].len : most;
+                most = len > most ? len : most;
+                least = len < least ? len : least;
             }
         if (nout <= MPIE_EARLY_HEADS) {
             send_heads(c, parity);
@@ -285,7 +295,26 @@ static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long
     MPI_Request req;
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
-    if (fused) {
+    if (c->e.last_dense) {
+        /* After a dense superstep, one allreduce (MAX) of the bits one by
+         * one, the vote and the range of the heads' sizes that dense_exchange
+         * needs: a dense superstep then costs it and the all-to-all (a sparse
+         * one, the count of its heads after). */
+        long v[SYNC_BITS + 3];
+        for (int i = 0; i < SYNC_BITS; i++)
+            v[i] = mine >> i & 1;
+        v[SYNC_BITS] = !dense;
+        v[SYNC_BITS + 1] = nout ? (long)(most + sizeof(head_trailer)) : 0;
+        v[SYNC_BITS + 2] = nout ? -(long)(least + sizeof(head_trailer)) : LONG_MIN;
+        mpie_iallreduce(MPI_IN_PLACE, v, SYNC_BITS + 3, MPI_LONG, MPI_MAX, c->group->e.comm, &req);
+        mpie_wait(1, &req, 0);
+        got = 0;
+        for (int i = 0; i <= SYNC_BITS; i++)
+            got |= (uint32_t)(v[i] != 0) << i;
+        c->e.range[0] = v[SYNC_BITS + 1];
+        c->e.range[1] = v[SYNC_BITS + 2];
+        c->e.expect = -1; /* exchange_data counts them, if sparse */
+    } else if (fused) {
         static MPI_Op op = MPI_OP_NULL; /* under SMPI, each rank's own */
         if (op == MPI_OP_NULL)
             MPI_Op_create(sync_combine, 1, &op);
@@ -321,6 +350,9 @@ static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long
     unsigned all = got & ((1u << SYNC_BITS) - 1);
     c->e.last_comm = (all & (CORE_HAS_COMM | CORE_HAS_GET)) != 0;
     c->e.dense = !(got >> SYNC_BITS & 1) && !(all & (CORE_HAS_HP | CORE_HAS_BIG_PUT));
+    /* Whether the range is known for dense_exchange: only after that allreduce. */
+    c->e.range_known = c->e.last_dense;
+    c->e.last_dense = c->e.dense;
     memcpy(lo, desc, NDESC * sizeof *lo);
     memcpy(hi, desc, NDESC * sizeof *hi);
     if (all & (CORE_HAS_COLL | CORE_HAS_REG)) {
@@ -886,7 +918,8 @@ static void send_heads(core_ctx *c, unsigned parity)
  * MPI_Alltoall against about 1000 by either; docs/smpi.md, section 8). One
  * reduction first finds the largest and smallest head: when none is more than
  * twice another, every head travels in a block of the largest's size by
- * MPI_Alltoall (a length word first; members without a head for somebody send
+ * MPI_Alltoall (after a dense superstep the sync's own allreduce found the
+ * range: coll_barrier) (a length word first; members without a head for somebody send
  * an empty block), else sizes then heads by MPI_Alltoall and MPI_Alltoallv.
  * No member has hpputs or large puts then, so a head is its out buffer and
  * trailer, one piece. The heads received are copied into the in buffers,
@@ -901,6 +934,7 @@ static void dense_exchange(core_ctx *c, unsigned parity)
     int *scount = counts, *sat = counts + P, *rcount = counts + 2 * P, *rat = counts + 3 * P;
     long range[2] = {0, LONG_MIN}; /* the largest head, and the smallest's negation */
     size_t total = 0, rtotal = 0;
+    int known = c->e.range_known;
     for (int d = 0; d < P; d++) {
         scount[d] = 0;
         if (c->e.sends_to[d]) {
@@ -916,8 +950,13 @@ static void dense_exchange(core_ctx *c, unsigned parity)
         total += (size_t)scount[d];
     }
     MPI_Request req;
-    mpie_iallreduce(MPI_IN_PLACE, range, 2, MPI_LONG, MPI_MAX, comm, &req);
-    mpie_wait(1, &req, 0);
+    if (known) {
+        range[0] = c->e.range[0];
+        range[1] = c->e.range[1];
+    } else {
+        mpie_iallreduce(MPI_IN_PLACE, range, 2, MPI_LONG, MPI_MAX, comm, &req);
+        mpie_wait(1, &req, 0);
+    }
     char *sbuf, *rbuf;
     if (range[0] <= -2 * range[1]) {
         /* Blocks of a length word and the largest head, rounded up to words. */
