@@ -336,13 +336,14 @@ static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long
         mine |= (uint32_t)!dense << SYNC_BITS | (uint32_t)(c->e.heads_state == MPIE_HEADS_PREPARED)
                                                     << (SYNC_BITS + 1);
 #ifdef POLYBSP_SMPI
-        if (P > SYNC_RDB_MAX_P) {
+        if (P > SYNC_RDB_MAX_P && !c->e.last_comm) {
             /* Reduce and broadcast by binomial trees: twice the rounds of the
              * recursive doubling polybsp-smpirun gives MPI_Allreduce, but P - 1
              * messages each instead of P log2 P at once, which at P = 1024
              * on torus-8x8x16 cost the simulator 0.34 s of CPU a call against
              * 0.04 (the simulated time is MPI_Barrier's, 117 us; docs/smpi.md,
-             * section 8). */
+             * section 8). After a superstep that communicated, the next is
+             * likely to, and its time counts: recursive doubling then. */
             MPI_Reduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, 0, c->group->e.comm);
             MPI_Bcast(&got, 1, MPI_UINT32_T, 0, c->group->e.comm);
             req = MPI_REQUEST_NULL;
