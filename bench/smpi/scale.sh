@@ -30,9 +30,9 @@
 # its sparse, empty and dense supersteps printed beside polybsp's; without it,
 # one line says so. Never commit BSPonMPI's code.
 #
-# Environment: SPARSE_P (default "64 256 1024"; for 4096, SPARSE_P=4096 once),
-# DENSE_P ("16 64"), INPROD_P ("64 256 1024"),
-# WORK (default a fresh directory under /tmp), POLYBSP_SMPI_FLAGS (more
+# Environment: SPARSE_P (default "64 256 1024"; for 4096, SPARSE_P=4096 once:
+# 18 min here), DENSE_P ("16 64"), INPROD_P ("64 256 1024"), each set empty for
+# none; WORK (default a fresh directory under /tmp); POLYBSP_SMPI_FLAGS (more
 # SimGrid options). Large runs are nice'd.
 set -eu
 build=$(cd "${1:?usage: scale.sh BUILD_DIR [PLATFORM ...]}" && pwd)
@@ -43,9 +43,9 @@ runner=$build/tools/polybsp/polybsp-smpirun
 bspcc=$build/tools/bspcc/bspcc
 work=${WORK:-$(mktemp -d "${TMPDIR:-/tmp}/polybsp-scale.XXXXXX")}
 mkdir -p "$work"
-SPARSE_P=${SPARSE_P:-"64 256 1024"}
-DENSE_P=${DENSE_P:-"16 64"}
-INPROD_P=${INPROD_P:-"64 256 1024"}
+SPARSE_P=${SPARSE_P-"64 256 1024"}
+DENSE_P=${DENSE_P-"16 64"}
+INPROD_P=${INPROD_P-"64 256 1024"}
 export POLYBSP_SMPI_FLAGS="--cfg=smpi/simulate-computation:no ${POLYBSP_SMPI_FLAGS:-}"
 
 "$bspcc" --engine smpi -O2 -o "$work/scale_bsp" "$src/bench/smpi/scale_bsp.c"
