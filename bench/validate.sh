@@ -10,7 +10,9 @@
 # and model, paper 002's estimates over the programs (each a family of one
 # program, so eta (1) and delta coincide: max_i q_i / min_i q_i with q_i =
 # REAL_i / MODEL_i, cost_portability.h) and the model to trust there (the
-# smallest), with how many programs it predicts within 10 %.
+# smallest), with how many programs it predicts within 10 %. Last, per target
+# and P, `polybsp portability --held-out-only` on the target's own runs: the
+# same estimates a posteriori (each run explained by the target's machine file).
 #
 # Usage: bench/validate.sh BUILD_DIR
 # Environment:
@@ -176,4 +178,24 @@ echo "|---|---|---|---|---|---|---|---|---|"
                 d = hi[t, k] / lo[t, k]; line = line sprintf(" | %.2f", d)
                 if (best == "" || d < bd) { best = k; bd = d } }
             printf "%s | %s | %d |\n", line, (best == "" ? "-" : nm[best]), near[t, best] } }' "$work/rows"
+
+# Paper 002's estimates a posteriori: each target's own runs of the programs,
+# explained by its machine file (`polybsp portability --held-out-only`), the
+# model to trust by them beside the one the a priori table above names.
+echo
+echo "Held-out estimates on each target: its runs explained by its machine file (polybsp portability --held-out-only)"
+for target in $PLATFORMS mpi; do
+    [ -f "$work/$target.json" ] || continue
+    for p in $PROCS $MPI_PROCS; do
+        held=()
+        for t in "$work"/*."$p.$target".*.jsonl; do
+            [ -f "$t" ] && held+=(--held-out "$t")
+        done
+        [ ${#held[@]} -gt 0 ] || continue
+        echo
+        echo "$target, P = $p:"
+        "$polybsp" portability --machine "$work/$target.json" --held-out-only "${held[@]}" |
+            sed -n '/^program /,$p' || failed=1
+    done
+done
 exit $failed

@@ -31,6 +31,8 @@
 #include "cost/cost_model.h"
 #include "cost/cost_portability.h"
 #include "cost/cost_trace.h"
+#include "portability_held.h"
+#include "portability_models.h"
 #include "portability_suite.h"
 #include "probe/probe.h"
 #include "probe/probe_measure.h"
@@ -52,7 +54,8 @@ const char cmd_portability_help[] =
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
     "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
     "                           [-o FILE] [--platform P] [--hostfile F]\n"
-    "                           [--ccm-plain bsp|patterns]\n"
+    "                           [--ccm-plain bsp|patterns] [--held-out TRACE]...\n"
+    "                           [--held-out-only]\n"
     "\n"
     "Which cost model to trust on this machine. Runs a built-in suite of families of\n"
     "equivalent programs (the same problem solved in different ways: FFT divide and\n"
@@ -64,7 +67,7 @@ const char cmd_portability_help[] =
     "Per model it prints paper 002's inverse effectiveness eta (formula 1, and\n"
     "within families) with the pair of programs that attains it, the distance\n"
     "delta, how often the model picked the fastest program of a family and how much\n"
-    "slower its choice can be.\n"
+    "slower its choice can be, and names the model to trust (the smallest delta).\n"
     "\n"
     "options:\n"
     "  --machine FILE     the machine file of `polybsp probe` (default: a short probe\n"
@@ -86,28 +89,24 @@ const char cmd_portability_help[] =
     "                     that is no collective, as for `polybsp predict`\n"
     "  --format FORMAT    table (default) or json on stdout\n"
     "  -o, --output FILE  also write the JSON to FILE\n"
+    "  --held-out TRACE   a trace of a program no model rule was chosen on, run on\n"
+    "                     the machine of --machine (repeatable: traces of one program\n"
+    "                     at one P are its repeats); their eta and delta are shown\n"
+    "                     apart from the suite's\n"
+    "  --held-out-only    only the --held-out traces: the suite does not run\n"
     "  -h, --help         show this help\n"
     "\n"
     "docs/models.md (\"Which model to trust\") explains the measures; docs/tool.md the\n"
     "output. Bad usage exits with status 2.\n";
 
-enum { MAX_REPEATS = 1000, MAX_LOOPS = 1000, PILOTS = 5 };
+enum { MAX_REPEATS = PORTABILITY_MAX_REPEATS, MAX_LOOPS = 1000, PILOTS = 5 };
 /* How long a traced run should last (--quick: a tenth): a program of
  * microseconds timed once would measure how fast the threads wake rather than
  * the program, so a family's programs share a loop count that makes the first
  * one last about this long. */
 #define TARGET_SECONDS 1e-3
 
-/* The models compared, with predict's labels. */
-static const struct {
-    cost_model_kind kind;
-    const char *label;
-} models[] = {{COST_BSP, "BSP"},
-              {COST_BSPSTAR, "BSP*"},
-              {COST_EBSP, "EBSP"},
-              {COST_DBSP, "D-BSP"},
-              {COST_CCM, "CCM"}};
-enum { NMODELS = sizeof models / sizeof models[0] };
+enum { NMODELS = PORTABILITY_NMODELS };
 
 /* The suite and what was measured and estimated of it. */
 typedef struct results {
@@ -128,35 +127,12 @@ typedef struct options {
     const char *engine;
     const char *platform, *hostfile; /* smpi */
     int procs, repeats, quick, json, quiet;
-    int flags; /* the models' (COST_CCM_PLAIN_BSP: --ccm-plain bsp) */
+    int flags;                     /* the models' (COST_CCM_PLAIN_BSP: --ccm-plain bsp) */
+    const char *held[MAX_REPEATS]; /* --held-out traces */
+    size_t nheld;
+    int held_only; /* --held-out-only: no suite */
     tool_progress *progress;
 } options;
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0..n) (NaN when one of them is: a model that could not
- * predict one run has no median); sorts v. */
-static double median(double *v, int n)
-{
-    for (int i = 0; i < n; i++)
-        if (isnan(v[i]))
-            return NAN;
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* Whether some process lost its core to another in some superstep. */
-static int preempted(const cost_trace *t)
-{
-    for (size_t r = 0; r < t->start[t->nprocs]; r++)
-        if (t->recs[r].preempt > 0)
-            return 1;
-    return 0;
-}
 
 /* One traced run of program i in dir (the working directory): real and each
  * model's prediction of it, and whether it was preempted. Returns 0, or 1
@@ -174,51 +150,26 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
     }
     unlink("polybsp-trace.jsonl");
     *real = cost_predict(COST_REAL, &t, m, 0, NULL);
-    *was_preempted = preempted(&t);
+    *was_preempted = portability_preempted(&t);
     for (int k = 0; k < NMODELS; k++) {
         char why[512];
-        if (cost_model_check(models[k].kind, &t, m, flags, "the trace", machine_name, why,
-                             sizeof why) != 0) {
+        if (cost_model_check(portability_models[k].kind, &t, m, flags, "the trace", machine_name,
+                             why, sizeof why) != 0) {
             model[k] = NAN;
             if (!s->unavailable[k][0])
                 snprintf(s->unavailable[k], sizeof s->unavailable[k], "%s %s: %s", f->name,
                          suite_variant(&s->set, i), why);
             continue;
         }
-        model[k] = cost_predict(models[k].kind, &t, m, flags, NULL);
+        model[k] = cost_predict(portability_models[k].kind, &t, m, flags, NULL);
     }
     cost_trace_free(&t);
     return 0;
 }
 
-/* Moves the repeats to keep to the front of real[] and of each model's runs,
- * and returns how many: a repeat is left out when a process was preempted in
- * it (the trace's involuntary context switches) and it took more than
- * PREEMPTED_SLOWER times the median of all repeats, the time it lost to
- * another job, which no model describes (one such repeat, 14 ms against
- * 0.2 ms, drove an eta to 94). When every repeat would go, all stay. */
-#define PREEMPTED_SLOWER 1.25
-static int keep_unpreempted(double *real, const int *was_preempted,
-                            double model_runs[NMODELS][MAX_REPEATS], int n)
-{
-    double all[MAX_REPEATS];
-    memcpy(all, real, (size_t)n * sizeof *all);
-    double med = median(all, n);
-    int kept = 0;
-    for (int r = 0; r < n; r++) {
-        if (was_preempted[r] && real[r] > PREEMPTED_SLOWER * med)
-            continue;
-        real[kept] = real[r];
-        for (int k = 0; k < NMODELS; k++)
-            model_runs[k][kept] = model_runs[k][r];
-        kept++;
-    }
-    return kept > 0 ? kept : n;
-}
-
 static int measure(results *s, const options *o, const cost_machine *m, const char *machine_name)
 {
-    double model_runs[NMODELS][MAX_REPEATS];
+    double model_runs[NMODELS][PORTABILITY_MAX_REPEATS];
     double target = o->quick ? TARGET_SECONDS / 10 : TARGET_SECONDS;
     for (size_t i = 0; i < s->set.nprograms; i++) {
         double model[NMODELS], pilot[PILOTS];
@@ -229,7 +180,7 @@ static int measure(results *s, const options *o, const cost_machine *m, const ch
             for (int r = 0; r < PILOTS; r++)
                 if (run_once(s, i, m, machine_name, o->flags, &pilot[r], model, &ignored) != 0)
                     return 1;
-            double once = median(pilot, PILOTS);
+            double once = portability_median(pilot, PILOTS);
             f->loops = once > 0 ? (int)fmin(MAX_LOOPS, ceil(target / once)) : 1;
         }
         int was_preempted[MAX_REPEATS];
@@ -242,12 +193,12 @@ static int measure(results *s, const options *o, const cost_machine *m, const ch
         }
         double runs[MAX_REPEATS];
         memcpy(runs, s->real_runs[i], (size_t)o->repeats * sizeof *runs);
-        int kept = keep_unpreempted(runs, was_preempted, model_runs, o->repeats);
+        int kept = portability_keep(runs, was_preempted, model_runs, o->repeats);
         s->left_out += (size_t)(o->repeats - kept);
         s->runs += (size_t)o->repeats;
-        s->real[i] = median(runs, kept);
+        s->real[i] = portability_median(runs, kept);
         for (int k = 0; k < NMODELS; k++)
-            s->model[k][i] = median(model_runs[k], kept);
+            s->model[k][i] = portability_median(model_runs[k], kept);
         char phase[160];
         snprintf(phase, sizeof phase, "[%zu/%zu] %s, %s, %d time%s: real %.3e s (BSP %.3e s)",
                  i + 1, s->set.nprograms, f->name, suite_variant(&s->set, i), f->loops,
@@ -279,18 +230,12 @@ static void print_value(double v, const char *format)
         printf(format, v);
 }
 
-static void print_table(const results *s, const options *o, const cost_machine *m,
-                        const char *machine_name)
+/* The calibration suite's part of the table. */
+static void print_suite_table(const results *s, const options *o, const cost_machine *m)
 {
-    printf("polybsp portability: which cost model to trust on this machine (paper 002, section "
-           "2)\n");
-    printf("machine     %s: host %s, engine %s, %s, calibrated for P =", machine_name, m->host,
-           m->engine, m->date);
-    for (size_t i = 0; i < m->nprocs; i++)
-        printf("%s %d", i ? "," : "", m->procs[i]);
     /* A simulated platform has the cores its file says. */
     long cores = strcmp(o->engine, "smpi") == 0 ? o->procs : sysconf(_SC_NPROCESSORS_ONLN);
-    printf("\nrun         P = %d%s, engine %s, %d repeat%s per program, medians; work = "
+    printf("run         P = %d%s, engine %s, %d repeat%s per program, medians; work = "
            "measured w\n",
            o->procs, o->procs > cores ? " (oversubscribed)" : "", o->engine, o->repeats,
            o->repeats == 1 ? "" : "s");
@@ -307,12 +252,12 @@ static void print_table(const results *s, const options *o, const cost_machine *
         printf("note        the machine file was calibrated on engine %s\n", m->engine);
     printf("repeats     %zu of %zu left out: preempted and more than %.2fx their program's "
            "median\n",
-           s->left_out, s->runs, PREEMPTED_SLOWER);
+           s->left_out, s->runs, PORTABILITY_PREEMPTED_SLOWER);
     for (int k = 0; k < NMODELS; k++)
         if (s->unavailable[k][0])
             printf("note        %s n/a for some programs (their families are not counted), "
                    "first: %s\n",
-                   models[k].label, s->unavailable[k]);
+                   portability_models[k].label, s->unavailable[k]);
     for (int k = 0; k < NMODELS; k++) {
         size_t n = 0, first = 0;
         for (size_t i = s->set.nprograms; i-- > 0;)
@@ -324,14 +269,14 @@ static void print_table(const results *s, const options *o, const cost_machine *
         if (n > 0)
             printf("note        %s predicts 0 s or less for %zu program%s (their families are not "
                    "counted), first: %s\n",
-                   models[k].label, n, n == 1 ? "" : "s",
+                   portability_models[k].label, n, n == 1 ? "" : "s",
                    program_name(s, (long)first, name, sizeof name));
     }
     printf("\ntimes in seconds of `loops` executions of the program; * marks the fastest "
            "program of a\nfamily (REAL) and each model's choice\n\n");
     printf("%-20s %5s %-16s %11s", "family", "loops", "program", "REAL");
     for (int k = 0; k < NMODELS; k++)
-        printf(" %11s", models[k].label);
+        printf(" %11s", portability_models[k].label);
     printf("\n");
     for (size_t f = 0; f < s->set.nfamilies; f++) {
         size_t best = cost_portability_fastest(s->real, s->set.start, f);
@@ -356,21 +301,24 @@ static void print_table(const results *s, const options *o, const cost_machine *
            "eta within", "eta (1)", "delta");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
-        printf("%-8s %5zu/%-3zu %5zu/%-3zu", models[k].label, e->families, s->set.nfamilies,
-               e->picked, e->families);
+        printf("%-8s %5zu/%-3zu %5zu/%-3zu", portability_models[k].label, e->families,
+               s->set.nfamilies, e->picked, e->families);
         print_value(e->loss, " %10.3f");
         print_value(e->eta_within, " %10.3f");
         print_value(e->eta, " %10.3f");
         print_value(e->delta, " %10.3f");
         printf("\n");
     }
+    int trust = portability_trust(s->est);
+    printf("trust on the calibration families: %s (the smallest delta)\n",
+           trust < 0 ? "none" : portability_models[trust].label);
     printf("\nattained by (T = the model's time, T' = the real one):\n");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
         if (e->families == 0)
             continue;
         char a[128], b[128];
-        printf("%-8s eta within: T(%s) / T(%s) * T'(%s) / T'(%s)\n", models[k].label,
+        printf("%-8s eta within: T(%s) / T(%s) * T'(%s) / T'(%s)\n", portability_models[k].label,
                program_name(s, e->eta_i, a, sizeof a), program_name(s, e->eta_j, b, sizeof b), b,
                a);
         if (e->eta_p1 >= 0)
@@ -385,6 +333,22 @@ static void print_table(const results *s, const options *o, const cost_machine *
     printf("\neta, delta >= 1; 1 means the model ranks programs as this machine does. picked: "
            "families\nwhere the model's fastest is the real fastest; worst loss: real time of "
            "the model's\nchoice over the fastest's. docs/models.md explains.\n");
+}
+
+static void print_table(const results *s, const options *o, const cost_machine *m,
+                        const char *machine_name, const held_set *held)
+{
+    printf("polybsp portability: which cost model to trust on this machine (paper 002, section "
+           "2)\n");
+    printf("machine     %s: host %s, engine %s, %s, calibrated for P =", machine_name, m->host,
+           m->engine, m->date);
+    for (size_t i = 0; i < m->nprocs; i++)
+        printf("%s %d", i ? "," : "", m->procs[i]);
+    printf("\n");
+    if (!o->held_only)
+        print_suite_table(s, o, m);
+    if (held != NULL)
+        held_print_table(held);
 }
 
 /* `, "key": "family: variant"` of program i, or null. */
@@ -405,34 +369,15 @@ static void json_number(FILE *f, const char *key, double v)
     cost_jput_num(f, v);
 }
 
-static void print_json(FILE *f, const results *s, const options *o, const cost_machine *m,
-                       const char *machine_name, const char *date)
+/* The calibration suite's members of the JSON. */
+static void json_suite(FILE *f, const results *s, const options *o)
 {
-    fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
-    fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"%s\",\n  \"procs\": %d,\n", date, o->engine,
-            o->procs);
-    fprintf(f, "  \"left_out_preempted\": %zu,\n", s->left_out);
-    fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"ccm_plain\": \"%s\",\n  \"machine\": ",
-            o->repeats, o->quick ? "true" : "false", tool_ccm_plain_name(o->flags));
-    if (cost_jput_str(f, machine_name, PATH_MAX) < 0)
-        fprintf(f, "null");
-    fprintf(f, ",\n  \"machine_host\": ");
-    cost_jput_str(f, m->host, sizeof m->host);
-    fprintf(f, ",\n  \"machine_date\": ");
-    cost_jput_str(f, m->date, sizeof m->date);
-    fprintf(f, ",\n  \"fit_procs\": ");
-    cost_jput_pos(f, s->fit_procs);
-    fprintf(f, ",\n  \"dbsp_procs\": ");
-    cost_jput_pos(f, cost_machine_levels_procs(m));
-    fprintf(f, ",\n  \"models\": [");
-    for (int k = 0; k < NMODELS; k++)
-        fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(models[k].kind));
-    fprintf(f, "],\n  \"unavailable\": {");
+    fprintf(f, ",\n  \"unavailable\": {");
     const char *sep = "";
     for (int k = 0; k < NMODELS; k++) {
         if (!s->unavailable[k][0])
             continue;
-        fprintf(f, "%s\"%s\": ", sep, cost_model_name(models[k].kind));
+        fprintf(f, "%s\"%s\": ", sep, cost_model_name(portability_models[k].kind));
         if (cost_jput_str(f, s->unavailable[k], sizeof s->unavailable[k]) < 0)
             fprintf(f, "null");
         sep = ", ";
@@ -449,7 +394,7 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
                     suite_variant(&s->set, i));
             json_number(f, "real", s->real[i]);
             for (int k = 0; k < NMODELS; k++)
-                json_number(f, cost_model_name(models[k].kind), s->model[k][i]);
+                json_number(f, cost_model_name(portability_models[k].kind), s->model[k][i]);
             fprintf(f, ", \"real_runs\": [");
             for (int r = 0; r < o->repeats; r++) {
                 fprintf(f, "%s", r ? ", " : "");
@@ -462,7 +407,7 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
                 suite_variant(&s->set, cost_portability_fastest(s->real, s->set.start, fam)));
         for (int k = 0; k < NMODELS; k++) {
             long choice = cost_portability_choice(s->model[k], s->set.start, fam);
-            fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(models[k].kind));
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(portability_models[k].kind));
             if (choice < 0)
                 fprintf(f, "null");
             else
@@ -474,7 +419,8 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
         fprintf(f, "%s\n    \"%s\": {\"families\": %zu, \"programs\": %zu, \"picked\": %zu",
-                k ? "," : "", cost_model_name(models[k].kind), e->families, e->programs, e->picked);
+                k ? "," : "", cost_model_name(portability_models[k].kind), e->families, e->programs,
+                e->picked);
         json_number(f, "loss", e->loss);
         fprintf(f, ", \"loss_family\": ");
         if (e->loss_family < 0)
@@ -492,7 +438,41 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
         json_program(f, "delta_min", s, e->delta_min);
         fprintf(f, "}");
     }
-    fprintf(f, "\n  }\n}\n");
+    fprintf(f, "\n  },\n  \"trust\": ");
+    portability_json_trust(f, s->est);
+}
+
+static void print_json(FILE *f, const results *s, const options *o, const cost_machine *m,
+                       const char *machine_name, const char *date, const held_set *held)
+{
+    fprintf(f, "{\n  \"format\": \"polybsp-portability\",\n  \"version\": 1,\n");
+    fprintf(f, "  \"suite\": %s,\n", o->held_only ? "false" : "true");
+    fprintf(f, "  \"date\": \"%s\",\n  \"engine\": \"%s\",\n  \"procs\": %d,\n", date, o->engine,
+            o->procs);
+    fprintf(f, "  \"left_out_preempted\": %zu,\n", s->left_out);
+    fprintf(f, "  \"repeats\": %d,\n  \"quick\": %s,\n  \"ccm_plain\": \"%s\",\n  \"machine\": ",
+            o->repeats, o->quick ? "true" : "false", tool_ccm_plain_name(o->flags));
+    if (cost_jput_str(f, machine_name, PATH_MAX) < 0)
+        fprintf(f, "null");
+    fprintf(f, ",\n  \"machine_host\": ");
+    cost_jput_str(f, m->host, sizeof m->host);
+    fprintf(f, ",\n  \"machine_date\": ");
+    cost_jput_str(f, m->date, sizeof m->date);
+    fprintf(f, ",\n  \"fit_procs\": ");
+    cost_jput_pos(f, s->fit_procs);
+    fprintf(f, ",\n  \"dbsp_procs\": ");
+    cost_jput_pos(f, cost_machine_levels_procs(m));
+    fprintf(f, ",\n  \"models\": [");
+    for (int k = 0; k < NMODELS; k++)
+        fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(portability_models[k].kind));
+    fprintf(f, "]");
+    if (!o->held_only)
+        json_suite(f, s, o);
+    if (held != NULL) {
+        fprintf(f, ",\n  ");
+        held_print_json(f, held);
+    }
+    fprintf(f, "\n}\n");
 }
 
 /* ---- the command ---- */
@@ -508,12 +488,15 @@ enum {
     OPT_PLATFORM,
     OPT_HOSTFILE,
     OPT_CCM_PLAIN,
-    OPT_FORMAT
+    OPT_FORMAT,
+    OPT_HELD_OUT,
+    OPT_HELD_OUT_ONLY
 };
 static const tool_opt portability_opts[] = {
-    {"--quick", false},   {"-q|--quiet", false}, {"--machine", true}, {"-o|--output", true},
-    {"-p|--procs", true}, {"--repeats", true},   {"--engine", true},  {"--platform", true},
-    {"--hostfile", true}, {"--ccm-plain", true}, {"--format", true}};
+    {"--quick", false},        {"-q|--quiet", false}, {"--machine", true}, {"-o|--output", true},
+    {"-p|--procs", true},      {"--repeats", true},   {"--engine", true},  {"--platform", true},
+    {"--hostfile", true},      {"--ccm-plain", true}, {"--format", true},  {"--held-out", true},
+    {"--held-out-only", false}};
 static const char *const format_names[] = {"table", "json"};
 
 typedef struct parsing {
@@ -558,6 +541,12 @@ static int on_option(void *ctx, int opt, const char *v)
     case OPT_PLATFORM: o->platform = v; return 0;
     case OPT_HOSTFILE: o->hostfile = v; return 0;
     case OPT_CCM_PLAIN: return tool_ccm_plain("portability", v, &o->flags);
+    case OPT_HELD_OUT:
+        if (o->nheld == MAX_REPEATS)
+            return tool_usage_error("portability: more than %d --held-out traces", MAX_REPEATS);
+        o->held[o->nheld++] = v;
+        return 0;
+    case OPT_HELD_OUT_ONLY: o->held_only = 1; return 0;
     default: /* OPT_FORMAT */
         if ((n = tool_choice("portability", "format", v, format_names, 2)) < 0)
             return TOOL_EXIT_USAGE;
@@ -578,6 +567,11 @@ static int parse_args(int argc, char **argv, options *o)
     int repeats_given = ps.repeats_given;
     if (!repeats_given && o->quick)
         o->repeats = 3;
+    if (o->held_only && o->nheld == 0)
+        return tool_usage_error("portability: --held-out-only needs --held-out TRACE");
+    if (o->nheld > 0 && !o->machine)
+        return tool_usage_error("portability: --held-out needs --machine FILE, the machine file "
+                                "of the machine the traces ran on");
     int launched = strcmp(o->engine, "mpi") == 0 || strcmp(o->engine, "smpi") == 0;
     if (launched && !o->machine)
         return tool_usage_error("portability: --engine %s needs --machine FILE (made by "
@@ -630,30 +624,13 @@ static int quick_probe(const options *o, const char *path)
     return 0;
 }
 
-int cmd_portability(int argc, char **argv)
+/* The suite measured on P processes into s, in a working directory of its
+ * own (the traces go to the working directory, and POLYBSP_TRACE would trace
+ * the set-up too); without --machine, a short probe first fills *m. Returns 0
+ * or the status after one line. */
+static int run_suite(const options *o, cost_machine *m, results *s)
 {
-    tool_progress progress;
-    options o = {.procs = 2, .repeats = 11, .engine = bsp_engine_name(), .progress = &progress};
-    int rc = parse_args(argc, argv, &o);
-    if (rc != 0)
-        return rc < 0 ? 0 : rc;
-    tool_progress_init(&progress, "portability", o.quiet);
-    if (strcmp(o.engine, bsp_engine_name()) != 0 && strcmp(o.engine, "smpi") == 0)
-        return tool_exec_smpi_sibling("portability", "polybsp-portability-smpi.so", o.platform,
-                                      o.hostfile, o.procs, argc, argv, NULL);
-    if (strcmp(o.engine, bsp_engine_name()) != 0) /* --engine mpi from the threads tool */
-        return tool_exec_sibling("portability", "polybsp-portability-mpi", o.procs, argc, argv);
-
     char err[4096 + 512];
-    cost_machine m;
-    if (o.machine && cost_machine_read(o.machine, &m, err, sizeof err) != 0)
-        return tool_usage_error("portability: %s", err);
-    /* -o is written at the end (tool.h), and refused now rather than after the runs. */
-    if (o.output && (rc = tool_out_check("portability", o.output)) != 0)
-        return rc;
-
-    /* The traces are written to the working directory (POLYBSP_TRACE would trace
-     * the set-up too): run in a directory of our own. */
     char dir[4096], cwd[4096], machine_path[4200];
     snprintf(dir, sizeof dir, "%s/polybsp-portability.XXXXXX", core_file_tmpdir());
     if (!getcwd(cwd, sizeof cwd) || !mkdtemp(dir) || chdir(dir) != 0) {
@@ -669,48 +646,87 @@ int cmd_portability(int argc, char **argv)
     int stop = core_stop_remove(dir, 1);
     core_stop_remove(machine_path, 0);
     core_stop_remove(trace_path, 0);
-    if (!o.machine) {
-        rc = quick_probe(&o, machine_path);
-        if (rc == 0 && cost_machine_read(machine_path, &m, err, sizeof err) != 0) {
+    int rc = 0;
+    if (!o->machine) {
+        rc = quick_probe(o, machine_path);
+        if (rc == 0 && cost_machine_read(machine_path, m, err, sizeof err) != 0) {
             fprintf(stderr, "polybsp: portability: %s\n", err);
             rc = 1;
         }
         unlink(machine_path);
     }
-    const char *machine_name = o.machine ? o.machine : "(short probe)";
-
-    results *s = calloc(1, sizeof *s);
-    if (rc == 0 && !s) {
-        fprintf(stderr, "polybsp: portability: out of memory\n");
-        rc = 1;
-    }
     if (rc == 0) {
-        suite_build(&s->set, o.quick, o.procs);
-        s->procs = o.procs;
+        suite_build(&s->set, o->quick, o->procs);
+        s->procs = o->procs;
         /* The suite's traces are of P processes: the machine's line and D-BSP
          * levels of that P, as predict takes them for such a trace. */
-        const cost_procs_fit *f = cost_machine_use_procs(&m, o.procs);
+        const cost_procs_fit *f = cost_machine_use_procs(m, o->procs);
         s->fit_procs = f != NULL ? f->procs : 0;
-        rc = measure(s, &o, &m, machine_name);
+        rc = measure(s, o, m, o->machine ? o->machine : "(short probe)");
     }
-    tool_progress_end(&progress);
     core_stop_forget(stop);
     if (chdir(cwd) != 0 || rmdir(dir) != 0)
         fprintf(stderr, "polybsp: portability: could not remove %s: %s\n", dir, strerror(errno));
+    return rc;
+}
+
+int cmd_portability(int argc, char **argv)
+{
+    tool_progress progress;
+    options o = {.procs = 2, .repeats = 11, .engine = bsp_engine_name(), .progress = &progress};
+    int rc = parse_args(argc, argv, &o);
+    if (rc != 0)
+        return rc < 0 ? 0 : rc;
+    tool_progress_init(&progress, "portability", o.quiet);
+    /* The held-out traces alone need no engine: they are read here. */
+    int other_engine = !o.held_only && strcmp(o.engine, bsp_engine_name()) != 0;
+    if (other_engine && strcmp(o.engine, "smpi") == 0)
+        return tool_exec_smpi_sibling("portability", "polybsp-portability-smpi.so", o.platform,
+                                      o.hostfile, o.procs, argc, argv, NULL);
+    if (other_engine) /* --engine mpi from the threads tool */
+        return tool_exec_sibling("portability", "polybsp-portability-mpi", o.procs, argc, argv);
+
+    char err[4096 + 512];
+    cost_machine m;
+    if (o.machine && cost_machine_read(o.machine, &m, err, sizeof err) != 0)
+        return tool_usage_error("portability: %s", err);
+    /* -o is written at the end (tool.h), and refused now rather than after the runs. */
+    if (o.output && (rc = tool_out_check("portability", o.output)) != 0)
+        return rc;
+    /* Read before the suite runs: a bad trace is told at once, and relative
+     * paths are read from the caller's directory. */
+    held_set held = {0};
+    if (o.nheld > 0 &&
+        held_read(&held, o.held, o.nheld, &m, o.machine, o.flags, err, sizeof err) != 0) {
+        held_free(&held);
+        return tool_usage_error("portability: %s", err);
+    }
+
+    results *s = calloc(1, sizeof *s);
+    if (!s) {
+        fprintf(stderr, "polybsp: portability: out of memory\n");
+        rc = 1;
+    }
+    if (rc == 0 && !o.held_only)
+        rc = run_suite(&o, &m, s);
+    tool_progress_end(&progress);
+    const char *machine_name = o.machine ? o.machine : "(short probe)";
+    const held_set *h = o.nheld > 0 ? &held : NULL;
     if (rc == 0) {
         char date[32];
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
         if (o.json)
-            print_json(stdout, s, &o, &m, machine_name, date);
+            print_json(stdout, s, &o, &m, machine_name, date, h);
         else
-            print_table(s, &o, &m, machine_name);
+            print_table(s, &o, &m, machine_name, h);
         tool_out out;
         if (o.output && (rc = tool_out_open(&out, "portability", o.output)) == 0) {
-            print_json(out.f, s, &o, &m, machine_name, date);
+            print_json(out.f, s, &o, &m, machine_name, date, h);
             rc = tool_out_close(&out);
         }
     }
+    held_free(&held);
     free(s);
     return rc;
 }
