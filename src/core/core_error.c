@@ -152,11 +152,10 @@ static void on_crash(int sig)
     raise(sig);
 }
 
-void core_report_exit(int status)
+/* The line for exit(status) called by process p inside the section, and the
+ * end of the run. */
+static CORE_NORETURN void report_exit(const core_proc *p, int status)
 {
-    const core_proc *p = core_self;
-    if (!p || p->ended_how || !first_report())
-        return;
     fflush(stdout);
     char line[160];
     snprintf(line, sizeof line,
@@ -171,10 +170,29 @@ void core_report_exit(int status)
     eng_abort(status ? status : 1);
 }
 
+void core_report_exit(int status)
+{
+    const core_proc *p = core_self;
+    if (p && !p->ended_how && first_report())
+        report_exit(p, status);
+}
+
 static void on_exit_inside(int status, void *arg)
 {
     (void)arg;
-    core_report_exit(status);
+    static _Thread_local int exiting; /* an exit inside eng_abort (MPI_Abort) goes on */
+    const core_proc *p = core_self;
+    if (exiting || !p || p->ended_how)
+        return;
+    exiting = 1;
+    /* glibc runs each handler once: another thread calling exit at the same
+     * time would find none and end the process before this one's line is out
+     * (every process of fault.all.exit under TSan). Registered again, the
+     * handler stops that thread too, and it waits for this one to end the run. */
+    on_exit(on_exit_inside, NULL);
+    if (!first_report())
+        wait_for_exit();
+    report_exit(p, status);
 }
 
 void core_install_reporters(void)
