@@ -50,6 +50,19 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
         core_fatal_oom("process state");
 }
 
+void core_ctx_init_part(core_ctx *sub, core_ctx *parent, core_group *g, int part, int nparts,
+                        int *first)
+{
+    core_ctx_init(sub, parent->proc, g, parent->pid - first[part]);
+    sub->parent = parent;
+    sub->part = part;
+    sub->nparts = nparts;
+    sub->part_first = first;
+    sub->tagsize = sub->next_tagsize = parent->tagsize;
+    /* Messages sent before the partition are read inside the part. */
+    core_msgq_take(&sub->in, &parent->in);
+}
+
 void core_ctx_free(core_ctx *c)
 {
     for (int par = 0; par < 2; par++) {
@@ -629,6 +642,26 @@ void core_report_steps(long pid, unsigned long step, unsigned at, long other_pid
                   other_pid, other_group_step);
 }
 
+/* The end of every superstep, whatever ended it (bsp_sync, bsp_oblsync, a
+ * partition or rejoin) once its data has landed: its record closes with
+ * `kind` (-1: the caller closes it later), the next superstep begins, and the
+ * out buffers it will write are emptied; the engine guarantees nobody reads
+ * them any more once eng_superstep_done returns. */
+static void superstep_close(core_proc *p, int kind)
+{
+    core_ctx *c = p->ctx;
+    c->flags = 0;
+    c->tagsize = c->next_tagsize;
+    if (p->tr.on && kind >= 0)
+        core_trace_exit(p, (core_step_kind)kind, c->group->depth);
+    c->step++;
+    p->step++;
+    c->last_oblivious = kind == CORE_KIND_OBLIVIOUS;
+    eng_superstep_done(c);
+    c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
+    core_out_clear(c, c->step & 1);
+}
+
 /* The data movement of a superstep in the current group; `at` names the call
  * that ends it (a sync, or a partition or rejoin, which end one too). */
 static void sync_as(core_proc *p, unsigned at)
@@ -647,20 +680,10 @@ static void sync_as(core_proc *p, unsigned at)
     if (c->nregops)
         apply_regops(c);
     c->ngets = 0;
-    c->flags = 0;
-    c->tagsize = c->next_tagsize;
     c->tagsize_calls = 0; /* compared above; everyone has read it past eng_exchange */
     /* Partition and rejoin close their records themselves, once the parts are
      * built or joined: that is their cost, not the next superstep's work. */
-    if (p->tr.on && at != CORE_AT_PARTITION && at != CORE_AT_REJOIN)
-        core_trace_exit(p, CORE_KIND_NORMAL, c->group->depth);
-    c->step++;
-    p->step++;
-    c->last_oblivious = 0;
-    eng_superstep_done(c);
-    c->coll[c->step & 1].kind = CORE_KIND_NORMAL;
-    /* The engine guarantees nobody reads the other parity's buffers any more. */
-    core_out_clear(c, c->step & 1);
+    superstep_close(p, at == CORE_AT_PARTITION || at == CORE_AT_REJOIN ? -1 : CORE_KIND_NORMAL);
 }
 
 void core_out_clear(core_ctx *c, unsigned parity)
@@ -677,13 +700,24 @@ void core_sync_as(core_proc *p, unsigned at) { sync_as(p, at); }
 
 void core_oblsync(core_proc *p, size_t n)
 {
-    const core_ctx *c = p->ctx;
+    core_ctx *c = p->ctx;
     if (c->ngets || c->nregops)
         core_fatal("bsp_oblsync",
                    "only bsp_send may communicate in a superstep ended by bsp_oblsync (this one "
                    "has %s)",
                    c->ngets ? "a get" : "a registration");
+    if (p->tr.on)
+        core_trace_enter(p);
+    core_msgq_clear(&c->in);
     eng_oblsync(p, n);
+    superstep_close(p, CORE_KIND_OBLIVIOUS);
+}
+
+void core_deliver(core_proc *p, long src_pid, const char *data, size_t len)
+{
+    if (p->tr.on)
+        core_trace_add_source(p, (int)src_pid);
+    core_apply_records(p, src_pid, data, len);
 }
 
 size_t core_count_messages(const char *data, size_t len)

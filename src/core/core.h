@@ -218,6 +218,12 @@ extern _Thread_local core_proc *core_self CORE_TLS_FAST;
 int core_group_init(core_group *g, int nprocs, int depth);
 void core_group_free(core_group *g);
 void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid);
+/* The context of part `part` of a partition of parent into nparts blocks
+ * [first[k], first[k+1]) (sub owns first from here), in the part's group g:
+ * it keeps the parent's tag size and takes the messages the parent had not
+ * read, which the part reads. */
+void core_ctx_init_part(core_ctx *sub, core_ctx *parent, core_group *g, int part, int nparts,
+                        int *first);
 void core_ctx_free(core_ctx *c);
 /* A process of the run, in the run's root group. */
 void core_proc_init(core_proc *p, core_run *run, int pid);
@@ -281,7 +287,8 @@ void core_sync(core_proc *p);
 /* A sync reached through another call (`at` = CORE_AT_PARTITION or _REJOIN). */
 void core_sync_as(core_proc *p, unsigned at);
 /* Ends this process's superstep once n messages for it have arrived: no barrier.
- * Only messages may travel in such a superstep. */
+ * Only messages may travel in such a superstep. The engine's eng_oblsync
+ * moves them; core traces the superstep and closes it as bsp_sync's. */
 void core_oblsync(core_proc *p, size_t n);
 /* The number of messages in a buffer of records; stops the run (bsp_oblsync
  * misuse) if it holds anything but messages. */
@@ -302,6 +309,11 @@ void core_coll_put(core_proc *p, const char *call, int pid, const void *src, siz
 /* Adds the records of one source's buffer (puts land, messages join the queue);
  * src_pid (in the whole run) is named when a put does not fit. */
 void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len);
+/* What an engine calls with each source's records of a superstep, in source
+ * order: the source joins the trace's, then its records apply
+ * (core_apply_records; an engine that lands some records itself applies the
+ * rest so, having traced the source once). */
+void core_deliver(core_proc *p, long src_pid, const char *data, size_t len);
 /* Counts a record that landed, from another process (other) or from this one:
  * its bytes and one message in, and, from another, an hpput's bytes in
  * hp_bytes_in and a message's (tag included) in send_bytes_in
@@ -314,6 +326,17 @@ static inline void core_trace_landed(core_proc *p, const core_rec_view *r, int o
         p->tr.hp_bytes_in += r->size;
     else if (r->kind == CORE_REC_SEND && other)
         p->tr.send_bytes_in += r->size + r->slot;
+}
+/* Counts a get of n bytes that landed at p from process src_pid (self: from p
+ * itself), as core_deliver counts a source's records; the engines call it. */
+static inline void core_get_landed(core_proc *p, long src_pid, size_t n, int self)
+{
+    p->tr.bytes_in += n;
+    p->tr.msgs_in++;
+    if (self)
+        core_trace_add_self(p, n);
+    if (p->tr.on)
+        core_trace_add_source(p, (int)src_pid);
 }
 /* Stops the run when a get reads beyond what its owner registered. */
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);

@@ -14,8 +14,14 @@
  *  - eng_exchange: after the first barrier, performs the superstep's gets (every
  *    get reads its source before any get or put of the superstep writes), then
  *    delivers every put and message to its destination in source order
- *    (core_apply_records);
- *  - eng_oblsync: bsp_oblsync;
+ *    (core_deliver; each get that lands, core_get_landed); core closes the
+ *    superstep after it;
+ *  - eng_oblsync: bsp_oblsync's data movement (core_oblsync traces and closes
+ *    the superstep): sends what this process sent, waits for n messages and
+ *    delivers those of its superstep (core_deliver);
+ *  - eng_superstep_done: core has begun the next superstep; on return nobody
+ *    reads the out buffers it will write (after an oblivious one, the engine
+ *    waits for that as it must);
  *  - groups: eng_partition builds (collectively) the group of the caller's part,
  *    eng_ctx_attach makes a context reachable to its group, eng_rejoin waits for
  *    all parts and releases the part's group (the MPI engine keeps it, with its
@@ -73,7 +79,7 @@ void eng_check_colls(struct core_ctx *c, unsigned parity);
 void eng_get_queued(struct core_ctx *c, const struct core_getreq *g);
 void eng_exchange(struct core_proc *p, unsigned all, unsigned parity);
 /* After the superstep's data movement and registration changes (an oblivious
- * superstep's too): its buffers may be reused. */
+ * superstep's too, c->last_oblivious set), c->step the next one's. */
 void eng_superstep_done(struct core_ctx *c);
 void eng_oblsync(struct core_proc *p, size_t n);
 

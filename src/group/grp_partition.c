@@ -82,14 +82,7 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     core_ctx *sub = core_zalloc_lines(sizeof *sub);
     if (!sub)
         core_fatal_oom("partition");
-    core_ctx_init(sub, p, g, c->pid - first[part]);
-    sub->parent = c;
-    sub->part = part;
-    sub->nparts = nparts;
-    sub->part_first = first;
-    sub->tagsize = sub->next_tagsize = c->tagsize;
-    /* Messages sent before the partition are read inside the part. */
-    core_msgq_take(&sub->in, &c->in);
+    core_ctx_init_part(sub, c, g, part, nparts, first);
     eng_ctx_attach(sub);
     /* Every member must have joined before any of them communicates. */
     eng_barrier(c, CORE_AT_PARTITION, 0);

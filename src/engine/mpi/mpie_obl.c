@@ -27,8 +27,6 @@ static size_t take(core_ctx *c, mpie_message *msg, const MPI_Status *st)
 void eng_oblsync(core_proc *p, size_t n)
 {
     core_ctx *c = p->ctx;
-    if (p->tr.on)
-        core_trace_enter(p);
     unsigned parity = c->step & 1;
     int tag = (int)(c->step % MPIE_OBL_TAGS);
     c->e.nreqs = 0;
@@ -41,8 +39,6 @@ void eng_oblsync(core_proc *p, size_t n)
             core_fatal("bsp_oblsync", "%zu bytes for one process exceed MPI's limit", b->len);
         MPI_Isend(b->data, (int)b->len, MPI_BYTE, d, tag, c->group->e.comm, mpie_request(c));
     }
-    /* The queue may point into the in buffers until here. */
-    core_msgq_clear(&c->in);
     for (int q = 0; q < c->nprocs; q++)
         c->e.in[q].len = 0;
     size_t have = 0;
@@ -59,23 +55,10 @@ void eng_oblsync(core_proc *p, size_t n)
      * non-empty, so an empty buffer means nothing came from that source. */
     for (int q = 0; q < c->nprocs; q++) {
         const core_buf *b = &c->e.in[q];
-        if (!b->len)
-            continue;
-        int src = c->group->e.run_pids[q];
-        if (p->tr.on)
-            core_trace_add_source(p, src);
-        core_apply_records(p, src, b->data, b->len);
+        if (b->len)
+            core_deliver(p, c->group->e.run_pids[q], b->data, b->len);
     }
+    /* MPI has the data once the sends complete: the out buffers may be reused. */
     mpie_wait(c->e.nreqs, c->e.reqs, 0);
     core_watch_leave();
-    c->flags = 0;
-    c->tagsize = c->next_tagsize;
-    if (p->tr.on)
-        core_trace_exit(p, CORE_KIND_OBLIVIOUS, c->group->depth);
-    /* MPI has the data: both parities are free (no rank reads another's buffers). */
-    core_out_clear(c, 0);
-    core_out_clear(c, 1);
-    c->step++;
-    p->step++;
-    c->last_oblivious = 1;
 }

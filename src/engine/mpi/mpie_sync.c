@@ -798,12 +798,7 @@ static void run_gets(core_proc *p, unsigned parity, int nreplies)
         if (g->size)
             core_copy(g->dst, from + c->e.value_at[g->pid], g->size);
         c->e.value_at[g->pid] += g->size;
-        p->tr.bytes_in += g->size;
-        p->tr.msgs_in++;
-        if (g->pid == (uint32_t)c->pid)
-            core_trace_add_self(p, g->size);
-        if (p->tr.on)
-            core_trace_add_source(p, c->group->e.run_pids[g->pid]);
+        core_get_landed(p, c->group->e.run_pids[g->pid], g->size, g->pid == (uint32_t)c->pid);
     }
 }
 
@@ -865,11 +860,8 @@ static void land_records(core_proc *p, unsigned parity)
     for (int q = 0; q < c->nprocs; q++) {
         long src = c->group->e.run_pids[q];
         if (q == c->pid) {
-            size_t n = c->e.recs_len[q];
-            if (n && p->tr.on)
-                core_trace_add_source(p, src);
-            if (n)
-                core_apply_records(p, src, c->out[parity][q].data, n);
+            if (c->e.recs_len[q])
+                core_deliver(p, src, c->out[parity][q].data, c->e.recs_len[q]);
             continue;
         }
         if (c->e.in[q].len == 0) /* no head from q (sparse exchange) */
@@ -877,12 +869,13 @@ static void land_records(core_proc *p, unsigned parity)
         head_trailer t = trailer_of(&c->e.in[q]);
         if (!t.recs_len)
             continue;
+        if (!t.apart && !t.hp_len) {
+            core_deliver(p, src, c->e.in[q].data, t.recs_len);
+            continue;
+        }
         if (p->tr.on)
             core_trace_add_source(p, src);
-        if (t.apart || t.hp_len)
-            land_head(p, q, &c->e.in[q], &t);
-        else
-            core_apply_records(p, src, c->e.in[q].data, t.recs_len);
+        land_head(p, q, &c->e.in[q], &t);
     }
 }
 

@@ -190,8 +190,6 @@ static void wait_for_members(const core_ctx *c, unsigned long step)
 void eng_oblsync(core_proc *p, size_t n)
 {
     core_ctx *c = p->ctx;
-    if (p->tr.on)
-        core_trace_enter(p);
     unsigned parity = c->step & 1;
     for (int d = 0; d < c->nprocs; d++) {
         if (c->out[parity][d].len)
@@ -201,21 +199,8 @@ void eng_oblsync(core_proc *p, size_t n)
     core_watch_enter(CORE_WATCH_OBLSYNC, p->step);
     wait_for(c, n);
     core_watch_leave();
-
-    core_msgq_clear(&c->in);
-    for (const thr_mail *m = c->e.mailbox->taken; m; m = m->next) {
-        if (p->tr.on)
-            core_trace_add_source(p, c->group->e.members[m->src]->proc->pid);
-        core_apply_records(p, c->group->e.members[m->src]->proc->pid, m->data, m->len);
-    }
-    c->flags = 0;
-    c->tagsize = c->next_tagsize;
-    if (p->tr.on)
-        core_trace_exit(p, CORE_KIND_OBLIVIOUS, c->group->depth);
-    wait_for_members(c, c->step);
-    core_out_clear(c, parity ^ 1);
-    c->step++;
-    p->step++;
-    c->last_oblivious = 1;
-    eng_superstep_done(c);
+    for (const thr_mail *m = c->e.mailbox->taken; m; m = m->next)
+        core_deliver(p, c->group->e.members[m->src]->proc->pid, m->data, m->len);
 }
+
+void thr_obl_done(core_ctx *c) { wait_for_members(c, c->step - 1); }

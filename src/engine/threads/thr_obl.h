@@ -45,5 +45,9 @@ int thr_mailbox_init(thr_mailbox *m);
 void thr_mailbox_free(thr_mailbox *m);
 /* Frees the messages taken at the last oblsync (their queue has expired). */
 void thr_mailbox_release(thr_mailbox *m);
+/* The end of an oblivious superstep (eng_superstep_done, once core has begun
+ * the next one): with no barrier, the next superstep would write buffers that
+ * a slow member may still read, so this waits until all have finished it. */
+void thr_obl_done(struct core_ctx *c);
 
 #endif

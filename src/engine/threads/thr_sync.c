@@ -210,13 +210,8 @@ static void run_gets(core_proc *p, int hold)
                 core_copy(g->dst, from, g->size);
             }
         }
-        p->tr.bytes_in += g->size;
-        p->tr.msgs_in++;
+        core_get_landed(p, owner->proc->pid, g->size, owner->proc == p);
         core_tracer *ot = &owner->proc->tr;
-        if (owner->proc == p)
-            core_trace_add_self(p, g->size);
-        if (p->tr.on)
-            core_trace_add_source(p, owner->proc->pid);
         if (ot->on) {
             atomic_fetch_add_explicit(&ot->served_bytes, g->size, memory_order_relaxed);
             atomic_fetch_add_explicit(&ot->served_msgs, 1, memory_order_relaxed);
@@ -244,11 +239,8 @@ static void pull_incoming(core_proc *p, unsigned parity)
     for (int src = 0; src < c->nprocs; src++) {
         const core_ctx *from = c->group->e.members[src];
         const core_buf *b = &from->out[parity][c->pid];
-        if (!b->len)
-            continue;
-        if (p->tr.on)
-            core_trace_add_source(p, from->proc->pid);
-        core_apply_records(p, from->proc->pid, b->data, b->len);
+        if (b->len)
+            core_deliver(p, from->proc->pid, b->data, b->len);
     }
 }
 
@@ -278,6 +270,8 @@ void eng_exchange(core_proc *p, unsigned all, unsigned parity)
  * barrier. */
 void eng_superstep_done(core_ctx *c)
 {
+    if (c->last_oblivious)
+        thr_obl_done(c);
     atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
 }
 
