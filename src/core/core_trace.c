@@ -15,12 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static const char *const kind_names[CORE_NKINDS] = {
-    "normal", "oblivious", "partition", "rejoin",  "bcast",    "reduce",    "allreduce",
-    "scan",   "gather",    "allgather", "scatter", "alltoall", "alltoallv", "par"};
-
-const char *core_kind_name(core_step_kind k) { return kind_names[k]; }
-
 void core_trace_label(core_proc *p, core_step_kind kind)
 {
     core_tracer *t = &p->tr;
@@ -362,7 +356,7 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->step = t->step;
     r->kind = (uint8_t)(ended_by != CORE_KIND_NORMAL ? ended_by : t->kind);
     r->op = t->op;
-    r->alg = r->kind >= CORE_KIND_BCAST ? t->alg : NULL;
+    r->alg = core_kind_is_collective(r->kind) ? t->alg : NULL;
     r->level = (uint8_t)level;
     r->group = group_path(p);
     r->w = t->t_enter - t->last_exit;
@@ -411,48 +405,143 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     atomic_store_explicit(&t->published, n + 1, memory_order_release);
 }
 
+static void set_count(core_trace_value *v, int present, uint64_t n)
+{
+    v->present = present;
+    v->v.n = n;
+}
+
+static void set_seconds(core_trace_value *v, int present, double x)
+{
+    v->present = present;
+    v->v.x = x;
+}
+
+static void set_text(core_trace_value *v, const char *s)
+{
+    v->present = s != NULL;
+    v->v.s = s;
+}
+
+/* The schema's fields of a record (core_trace_schema.h), each present when it
+ * says something: a count that was not taken (-1) or a pair of zeros that
+ * tells nothing is left out. */
+static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
+{
+    int hp = r->hp_bytes_out || r->hp_bytes_in, send = r->send_bytes_out || r->send_bytes_in;
+    set_count(&v[CORE_TF_STEP], 1, r->step);
+    set_count(&v[CORE_TF_PID], 1, (uint64_t)pid);
+    set_text(&v[CORE_TF_KIND], core_kind_name((core_step_kind)r->kind));
+    set_count(&v[CORE_TF_LEVEL], 1, r->level);
+    set_text(&v[CORE_TF_GROUP], r->group);
+    set_count(&v[CORE_TF_OP], core_kind_is_collective((core_step_kind)r->kind), r->op);
+    set_text(&v[CORE_TF_ALG], r->alg);
+    set_seconds(&v[CORE_TF_W], 1, r->w > 0 ? r->w : 0.0);
+    set_seconds(&v[CORE_TF_CPU], r->cpu >= 0, r->cpu);
+    set_seconds(&v[CORE_TF_COPY], r->copy >= 0, r->copy);
+    set_seconds(&v[CORE_TF_SETUP], r->setup > 0, r->setup);
+    v[CORE_TF_OPS].present = 1; /* the kinds not declared (-1) are left out */
+    memcpy(v[CORE_TF_OPS].v.amounts, r->ops, sizeof r->ops);
+    set_count(&v[CORE_TF_BYTES_OUT], 1, r->bytes_out);
+    set_count(&v[CORE_TF_MSGS_OUT], 1, r->msgs_out);
+    set_count(&v[CORE_TF_BYTES_IN], 1, r->bytes_in);
+    set_count(&v[CORE_TF_MSGS_IN], 1, r->msgs_in);
+    set_count(&v[CORE_TF_SELF_BYTES], 1, r->self_bytes);
+    set_count(&v[CORE_TF_SELF_MSGS], 1, r->self_msgs);
+    set_count(&v[CORE_TF_HP_BYTES_OUT], hp, r->hp_bytes_out);
+    set_count(&v[CORE_TF_HP_BYTES_IN], hp, r->hp_bytes_in);
+    set_count(&v[CORE_TF_SEND_BYTES_OUT], send, r->send_bytes_out);
+    set_count(&v[CORE_TF_SEND_BYTES_IN], send, r->send_bytes_in);
+    set_count(&v[CORE_TF_FAULTS], r->faults >= 0, (uint64_t)r->faults);
+    set_count(&v[CORE_TF_FRESH], r->faults >= 0, (uint64_t)r->fresh);
+    set_count(&v[CORE_TF_W_FAULTS], r->w_faults >= 0, (uint64_t)r->w_faults);
+    set_count(&v[CORE_TF_PREEMPT], r->preempt >= 0, (uint64_t)r->preempt);
+    v[CORE_TF_FROM].present = 1;
+    v[CORE_TF_FROM].v.list.pids = r->from;
+    v[CORE_TF_FROM].v.list.npids = r->nfrom;
+    set_seconds(&v[CORE_TF_T_ENTER], 1, r->t_enter);
+    set_seconds(&v[CORE_TF_T_EXIT], 1, r->t_exit);
+}
+
+/* A line is written with the stream locked once (write_record) and the
+ * unlocked calls, digits of integers made here: printf's parsing, not the
+ * conversions, was most of a record's time; the numbers with a fraction keep
+ * printf's formats. */
+static void put_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        putc_unlocked(*s, f);
+}
+
+static void put_count(FILE *f, uint64_t n)
+{
+    char digits[20];
+    int at = 0;
+    do
+        digits[at++] = (char)('0' + n % 10);
+    while ((n /= 10) != 0);
+    while (at > 0)
+        putc_unlocked(digits[--at], f);
+}
+
+/* ,"KEY": (no comma before the first member) */
+static void put_key(FILE *f, int *first, const char *key)
+{
+    if (!*first)
+        putc_unlocked(',', f);
+    *first = 0;
+    putc_unlocked('"', f);
+    put_text(f, key);
+    put_text(f, "\":");
+}
+
+static void write_value(FILE *f, const core_trace_field *d, const core_trace_value *v, int *first)
+{
+    if (d->type == CORE_TT_AMOUNTS) {
+        for (int k = 0; k < CORE_OPS_KINDS; k++)
+            if (v->v.amounts[k] >= 0) {
+                put_key(f, first, core_ops_key(k));
+                fprintf(f, "%.17g", v->v.amounts[k]);
+            }
+        return;
+    }
+    put_key(f, first, d->key);
+    switch (d->type) {
+    case CORE_TT_COUNT:
+    case CORE_TT_PID: put_count(f, v->v.n); break;
+    /* The library's own names and part paths: nothing to escape. */
+    case CORE_TT_KIND:
+    case CORE_TT_PATH:
+    case CORE_TT_NAME:
+        putc_unlocked('"', f);
+        put_text(f, v->v.s);
+        putc_unlocked('"', f);
+        break;
+    case CORE_TT_SECONDS: fprintf(f, "%.9g", v->v.x); break;
+    case CORE_TT_CLOCK: fprintf(f, "%.9f", v->v.x); break;
+    default: /* CORE_TT_PIDS: pids >= 0 */
+        putc_unlocked('[', f);
+        for (size_t i = 0; i < v->v.list.npids; i++) {
+            if (i)
+                putc_unlocked(',', f);
+            put_count(f, (uint64_t)v->v.list.pids[i]);
+        }
+        putc_unlocked(']', f);
+    }
+}
+
 static void write_record(FILE *f, int pid, const core_trace_rec *r)
 {
-    fprintf(f, "{\"step\":%lu,\"pid\":%d,\"kind\":\"%s\",\"level\":%u,", r->step, pid,
-            kind_names[r->kind], r->level);
-    if (r->group)
-        fprintf(f, "\"group\":\"%s\",", r->group);
-    if (r->kind >= CORE_KIND_BCAST)
-        fprintf(f, "\"op\":%lu,", r->op);
-    if (r->alg)
-        fprintf(f, "\"alg\":\"%s\",", r->alg);
-    fprintf(f, "\"w\":%.9g,", r->w > 0 ? r->w : 0.0);
-    if (r->cpu >= 0)
-        fprintf(f, "\"cpu\":%.9g,", r->cpu);
-    if (r->copy >= 0)
-        fprintf(f, "\"copy\":%.9g,", r->copy);
-    if (r->setup > 0)
-        fprintf(f, "\"setup\":%.9g,", r->setup);
-    for (int k = 0; k < CORE_OPS_KINDS; k++)
-        if (r->ops[k] >= 0)
-            fprintf(f, "\"%s\":%.17g,", core_ops_key(k), r->ops[k]);
-    fprintf(f,
-            "\"bytes_out\":%llu,\"msgs_out\":%llu,\"bytes_in\":%llu,\"msgs_in\":%llu,"
-            "\"self_bytes\":%llu,\"self_msgs\":%llu,",
-            (unsigned long long)r->bytes_out, (unsigned long long)r->msgs_out,
-            (unsigned long long)r->bytes_in, (unsigned long long)r->msgs_in,
-            (unsigned long long)r->self_bytes, (unsigned long long)r->self_msgs);
-    if (r->hp_bytes_out || r->hp_bytes_in)
-        fprintf(f, "\"hp_bytes_out\":%llu,\"hp_bytes_in\":%llu,",
-                (unsigned long long)r->hp_bytes_out, (unsigned long long)r->hp_bytes_in);
-    if (r->send_bytes_out || r->send_bytes_in)
-        fprintf(f, "\"send_bytes_out\":%llu,\"send_bytes_in\":%llu,",
-                (unsigned long long)r->send_bytes_out, (unsigned long long)r->send_bytes_in);
-    if (r->faults >= 0)
-        fprintf(f, "\"faults\":%lld,\"fresh\":%lld,", (long long)r->faults, (long long)r->fresh);
-    if (r->w_faults >= 0)
-        fprintf(f, "\"w_faults\":%lld,", (long long)r->w_faults);
-    if (r->preempt >= 0)
-        fprintf(f, "\"preempt\":%lld,", (long long)r->preempt);
-    fputs("\"from\":[", f);
-    for (uint32_t i = 0; i < r->nfrom; i++)
-        fprintf(f, "%s%d", i ? "," : "", (int)r->from[i]);
-    fprintf(f, "],\"t_enter\":%.9f,\"t_exit\":%.9f}\n", r->t_enter, r->t_exit);
+    core_trace_value v[CORE_TF_COUNT];
+    record_values(r, pid, v);
+    int first = 1;
+    flockfile(f);
+    putc_unlocked('{', f);
+    for (int id = 0; id < CORE_TF_COUNT; id++)
+        if (v[id].present)
+            write_value(f, core_trace_field_of((core_trace_field_id)id), &v[id], &first);
+    put_text(f, "}\n");
+    funlockfile(f);
 }
 
 /* JSON string contents: the reason is a user's bsp_abort text. */

@@ -6,12 +6,14 @@
  * threads only when complete (records live in blocks that never move, and a
  * counter publishes them), so core_trace_write may run from any thread, also while
  * the others still run after a fatal error, and writes exactly the supersteps that
- * finished. The format is docs/formats.md, "Trace" (JSON Lines, version 1).
+ * finished. The format is docs/formats.md, "Trace" (JSON Lines, version 1); a
+ * record's fields are core_trace_schema.h's.
  */
 #ifndef POLYBSP_CORE_TRACE_H
 #define POLYBSP_CORE_TRACE_H
 
 #include "core/core_ops.h"
+#include "core/core_trace_schema.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -50,28 +52,6 @@ typedef struct core_trace_block {
     core_trace_rec recs[CORE_TRACE_BLOCK];
     struct core_trace_block *next;
 } core_trace_block;
-
-/* What ended a superstep; collectives label the supersteps they are made of. */
-typedef enum {
-    CORE_KIND_NORMAL = 0,
-    CORE_KIND_OBLIVIOUS,
-    CORE_KIND_PARTITION,
-    CORE_KIND_REJOIN,
-    CORE_KIND_BCAST,
-    CORE_KIND_REDUCE,
-    CORE_KIND_ALLREDUCE,
-    CORE_KIND_SCAN,
-    CORE_KIND_GATHER,
-    CORE_KIND_ALLGATHER,
-    CORE_KIND_SCATTER,
-    CORE_KIND_ALLTOALL,
-    CORE_KIND_ALLTOALLV,
-    CORE_KIND_PAR,
-    CORE_NKINDS
-} core_step_kind;
-
-/* The trace name of a kind ("normal", "bcast", ...). */
-const char *core_kind_name(core_step_kind k);
 
 /* The sources a tracer has room for at first; it doubles from there. */
 enum { CORE_TRACE_FROM_FIRST = 64 };

@@ -88,19 +88,20 @@ static int walk(sampler *s, const cost_group *g)
                     h = fmax(h, h_of(cost_item_rec(s->t, p, last, j)));
             }
             const cost_group *p0 = &it->parts[0];
-            add(s, "rejoin", g->nmembers, h, enter, exit,
+            add(s, core_kind_name(CORE_KIND_REJOIN), g->nmembers, h, enter, exit,
                 cost_item_rec(s->t, p0, &p0->items[p0->nitems - 1], 0)->line);
             continue;
         }
         const cost_rec *r0 = cost_item_rec(s->t, g, it, 0);
         span(s->t, g, it, &enter, &exit);
-        if (strcmp(r0->kind, "partition") == 0)
-            add(s, "partition", g->nmembers, step_h(s->t, g, it), enter, exit, r0->line);
-        if (!cost_is_collective(r0->kind)) {
+        if (r0->step_kind == CORE_KIND_PARTITION)
+            add(s, core_kind_name(CORE_KIND_PARTITION), g->nmembers, step_h(s->t, g, it), enter,
+                exit, r0->line);
+        if (!core_kind_is_collective(r0->step_kind)) {
             /* A plain superstep of one of paper 000's patterns: a sample of
              * its h-relation function (cost_groups.c, ccm_step). */
-            int plain = strcmp(r0->kind, "normal") == 0 || strcmp(r0->kind, "oblivious") == 0;
-            int pattern = plain ? cost_relation_pattern(s->t, g, it, NULL) : -1;
+            int pattern =
+                core_kind_is_plain(r0->step_kind) ? cost_relation_pattern(s->t, g, it, NULL) : -1;
             char name[COST_CCM_NAME_MAX];
             if (pattern >= 0)
                 add(s, cost_hrel_name((cost_pattern)pattern, name), g->nmembers,

@@ -37,15 +37,6 @@ double cost_ccm_eval(const cost_ccm_fn *f, int P, double h)
     return fmax(0, f->a + f->b * cost_rounds(P) + f->c * below + f->c_above * above);
 }
 
-int cost_is_collective(const char *kind)
-{
-    static const char *const plain[] = {"normal", "oblivious", "partition", "rejoin"};
-    for (size_t i = 0; i < sizeof plain / sizeof plain[0]; i++)
-        if (strcmp(kind, plain[i]) == 0)
-            return 0;
-    return 1;
-}
-
 const char *cost_ccm_name(const cost_rec *r, char *buf)
 {
     snprintf(buf, COST_CCM_NAME_MAX, "%s%s%s", r->kind, r->alg[0] ? "." : "", r->alg);
@@ -158,7 +149,7 @@ int cost_continues(const cost_trace *t, const cost_group *g, size_t i)
         return 0;
     const cost_rec *r = cost_item_rec(t, g, &g->items[i], 0);
     const cost_rec *p = cost_item_rec(t, g, &g->items[i - 1], 0);
-    return cost_is_collective(r->kind) && strcmp(r->kind, p->kind) == 0 && r->op == p->op;
+    return core_kind_is_collective(r->step_kind) && cost_rec_same_kind(r, p) && r->op == p->op;
 }
 
 double cost_columns(const cost_trace *t, const double *phi, double base, double *per_step)
@@ -239,12 +230,13 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     const cost_item *it = &g->items[i];
     const cost_rec *r0 = cost_item_rec(e->t, g, it, 0);
     const cost_machine *m = e->m;
-    if (strcmp(r0->kind, "rejoin") == 0)
+    if (r0->step_kind == CORE_KIND_REJOIN)
         return s->ready; /* T_rejoin comes once the slowest part is here */
-    if (strcmp(r0->kind, "partition") == 0)
+    if (r0->step_kind == CORE_KIND_PARTITION)
         return s->ready +
-               cost_ccm_eval(cost_machine_ccm(m, "partition", g->nmembers), g->nmembers, s->h_ccm);
-    if (!cost_is_collective(r0->kind)) {
+               cost_ccm_eval(cost_machine_ccm(m, core_kind_name(CORE_KIND_PARTITION), g->nmembers),
+                             g->nmembers, s->h_ccm);
+    if (!core_kind_is_collective(r0->step_kind)) {
         /* Paper 001, section 2: every collective communication function f
          * has its own T_f, and "h_j is the amount of data ... communicated by
          * processor j under the pattern f"; the cost functions are "linear by
@@ -330,7 +322,8 @@ static void end_division(eval *e, const cost_group *g, const cost_item *it)
         }
     }
     if (e->k == COST_CCM)
-        at += cost_ccm_eval(cost_machine_ccm(e->m, "rejoin", g->nmembers), g->nmembers, h);
+        at += cost_ccm_eval(cost_machine_ccm(e->m, core_kind_name(CORE_KIND_REJOIN), g->nmembers),
+                            g->nmembers, h);
     for (size_t k = 0; k < it->nparts; k++) {
         const cost_group *p = &it->parts[k];
         finish(e, p, &p->items[p->nitems - 1], at, 0); /* at holds their faults */
@@ -524,19 +517,18 @@ static int check_members(checker *c, const cost_group *g, size_t i)
         const cost_rec *r = cost_item_rec(c->t, g, it, j);
         if (c->k != COST_CCM)
             continue;
-        int same = strcmp(r->kind, r0->kind) == 0 ||
-                   (!cost_is_collective(r->kind) && !cost_is_collective(r0->kind) &&
-                    strcmp(r->kind, "partition") != 0 && strcmp(r0->kind, "partition") != 0 &&
-                    strcmp(r->kind, "rejoin") != 0 && strcmp(r0->kind, "rejoin") != 0);
+        /* CCM charges a "normal" and an "oblivious" superstep alike. */
+        int same = cost_rec_same_kind(r, r0) ||
+                   (core_kind_is_plain(r->step_kind) && core_kind_is_plain(r0->step_kind));
         if (!same)
             return fail(c,
                         "%s:%zu: field 'kind': expected \"%s\" like pid %d's record of the same "
                         "superstep, line %zu (" NEEDED ")",
                         c->trace_name, r->line, r0->kind, r0->pid, r0->line, name(c));
-        if (!cost_is_collective(r->kind) || i == 0 || g->items[i - 1].cols == NULL)
+        if (!core_kind_is_collective(r->step_kind) || i == 0 || g->items[i - 1].cols == NULL)
             continue;
         const cost_rec *p = cost_item_rec(c->t, g, &g->items[i - 1], j);
-        int cont = strcmp(p->kind, r->kind) == 0 && p->op == r->op;
+        int cont = cost_rec_same_kind(p, r) && p->op == r->op;
         if (cont0 && !cont)
             return fail(c,
                         "%s:%zu: field 'op': expected %lld as on line %zu: pid %d's %s goes on "
@@ -580,7 +572,7 @@ static int check_group(checker *c, const cost_group *g)
                         cluster == 1 ? "" : "es", name(c), c->trace_name, r0->line, label,
                         c->t->nprocs, how);
         }
-        if (c->k == COST_CCM && cost_is_collective(r0->kind) &&
+        if (c->k == COST_CCM && core_kind_is_collective(r0->step_kind) &&
             cost_ccm_fn_of(c->m, r0, g->nmembers) == NULL)
             return fail(c, "%s: field 'ccm.collectives.%s': missing (" NEEDED " for %s:%zu, a %s)",
                         c->machine_name, r0->kind, name(c), c->trace_name, r0->line, r0->kind);

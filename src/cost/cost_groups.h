@@ -40,9 +40,6 @@ int cost_rounds(int P);
  * the same collective kind and op (as its first member's records say;
  * cost_groups_check makes sure the others agree). */
 int cost_continues(const cost_trace *t, const cost_group *g, size_t i);
-/* Whether kind is a collective for CCM: not "normal", "oblivious", "partition"
- * or "rejoin". */
-int cost_is_collective(const char *kind);
 /* The name of record r's CCM cost function: its kind, joined by '.' to the
  * algorithm its caller named ("bcast.twophase"), if any. buf: at least
  * COST_CCM_NAME_MAX bytes. */

@@ -1,6 +1,7 @@
 /* cost_trace — the trace reader (docs/formats.md, "Trace file").
  *
- * Contract: see cost_trace.h. Records may come in any order, so they are first
+ * Contract: see cost_trace.h. Each record line is read against the schema by
+ * cost_trace_record.c. Records may come in any order, so they are first
  * collected with their line numbers, then sorted by (pid, step) to find
  * duplicates and each process's sequence of supersteps; cost_tree then decides
  * which of them form complete supersteps of their groups. Memory is
@@ -11,6 +12,7 @@
 
 #include "core/core_file.h"
 #include "cost/cost_json.h"
+#include "cost/cost_trace_record.h"
 #include "cost/cost_tree.h"
 
 #include <errno.h>
@@ -153,245 +155,6 @@ static int read_end(reader *rd, const json_t *obj)
     return 0;
 }
 
-static int read_from(cost_jctx *c, const json_t *obj, cost_rec *r, int nprocs)
-{
-    char want[128];
-    snprintf(want, sizeof want, "an ascending array of distinct pids in [0,%d] other than %d",
-             nprocs - 1, r->pid);
-    json_t *a = cost_jget(c, obj, "from", want);
-    if (a == NULL)
-        return -1;
-    if (!json_is_array(a))
-        return cost_jfail(c, "from", "expected %s", want);
-    size_t n = json_array_size(a);
-    r->from = n > 0 ? malloc(n * sizeof *r->from) : NULL;
-    if (n > 0 && r->from == NULL)
-        return cost_jfail(c, "from", "out of memory");
-    r->nfrom = n;
-    for (size_t k = 0; k < n; k++) {
-        const json_t *e = json_array_get(a, k);
-        long long p = json_is_integer(e) ? json_integer_value(e) : -1;
-        if (p < 0 || p >= nprocs || p == r->pid || (k > 0 && p <= r->from[k - 1]))
-            return cost_jfail(c, "from", "expected %s", want);
-        r->from[k] = (int)p;
-    }
-    return 0;
-}
-
-static int read_count(cost_jctx *c, const json_t *obj, const char *key, uint64_t *out)
-{
-    long long v;
-    if (cost_jint(c, obj, key, 0, LLONG_MAX, &v) < 0)
-        return -1;
-    *out = (uint64_t)v;
-    return 0;
-}
-
-/* An optional count >= 0: -1 when the record lacks it. */
-static int read_optional_count(cost_jctx *c, const json_t *obj, const char *key, long long *out)
-{
-    *out = -1;
-    return json_object_get(obj, key) == NULL ? 0 : cost_jint(c, obj, key, 0, LLONG_MAX, out);
-}
-
-/* self_bytes and self_msgs, optional (older writers counted a process's
- * traffic to itself without saying how much): both are part of the in and out
- * counts, which keep only the traffic with other processes. */
-static int read_self(reader *rd, cost_jctx *c, const json_t *obj, cost_rec *r)
-{
-    if (json_object_get(obj, "self_bytes") == NULL && json_object_get(obj, "self_msgs") == NULL) {
-        rd->t->self_unknown = 1;
-        return 0;
-    }
-    uint64_t bytes, msgs;
-    if (read_count(c, obj, "self_bytes", &bytes) < 0 || read_count(c, obj, "self_msgs", &msgs) < 0)
-        return -1;
-    uint64_t bytes_most = r->bytes_in < r->bytes_out ? r->bytes_in : r->bytes_out;
-    uint64_t msgs_most = r->msgs_in < r->msgs_out ? r->msgs_in : r->msgs_out;
-    if (bytes > bytes_most)
-        return cost_jfail(c, "self_bytes", "expected an integer <= bytes_in and bytes_out (%llu)",
-                          (unsigned long long)bytes_most);
-    if (msgs > msgs_most)
-        return cost_jfail(c, "self_msgs", "expected an integer <= msgs_in and msgs_out (%llu)",
-                          (unsigned long long)msgs_most);
-    r->bytes_in -= bytes;
-    r->bytes_out -= bytes;
-    r->msgs_in -= msgs;
-    r->msgs_out -= msgs;
-    return 0;
-}
-
-/* One optional pair of counts, both or neither (0 when absent), of the
- * traffic with other processes that was copied once, added to r->once_out
- * and r->once_in; what the pair adds must fit in the record's traffic less
- * what earlier pairs said (`earlier`, for the message). */
-static int read_once_pair(cost_jctx *c, const json_t *obj, const char *out_key, const char *in_key,
-                          const char *earlier, cost_rec *r)
-{
-    uint64_t out = 0, in = 0;
-    if (json_object_get(obj, out_key) == NULL && json_object_get(obj, in_key) == NULL)
-        return 0;
-    if (read_count(c, obj, out_key, &out) < 0 || read_count(c, obj, in_key, &in) < 0)
-        return -1;
-    if (out > r->bytes_out - r->once_out)
-        return cost_jfail(c, out_key, "expected an integer <= %llu (bytes_out less self_bytes%s)",
-                          (unsigned long long)(r->bytes_out - r->once_out), earlier);
-    if (in > r->bytes_in - r->once_in)
-        return cost_jfail(c, in_key, "expected an integer <= %llu (bytes_in less self_bytes%s)",
-                          (unsigned long long)(r->bytes_in - r->once_in), earlier);
-    r->once_out += out;
-    r->once_in += in;
-    return 0;
-}
-
-/* hp_bytes_* and send_bytes_*, optional: the part of the traffic with other
- * processes that bsp_hpput and bsp_send moved with one copy, which the flat
- * models charge at hpput's g (cost_groups.h, cost_hbytes). After read_self. */
-static int read_once(cost_jctx *c, const json_t *obj, cost_rec *r)
-{
-    r->once_out = r->once_in = 0;
-    if (read_once_pair(c, obj, "hp_bytes_out", "hp_bytes_in", "", r) < 0)
-        return -1;
-    r->hp_out = r->once_out;
-    r->hp_in = r->once_in;
-    return read_once_pair(c, obj, "send_bytes_out", "send_bytes_in", " and hp_bytes", r);
-}
-
-/* A group path: 1 to COST_MAX_DEPTH part indices in [0, INT_MAX], decimal
- * without leading zeros, separated by '/'. */
-static int valid_group(const char *s, size_t len)
-{
-    size_t depth = 0, i = 0;
-    while (i < len) {
-        size_t j = i;
-        long long v = 0;
-        while (j < len && s[j] >= '0' && s[j] <= '9' && v <= INT_MAX)
-            v = 10 * v + (s[j++] - '0');
-        if (j == i || v > INT_MAX || (s[i] == '0' && j - i > 1) || ++depth > COST_MAX_DEPTH)
-            return 0;
-        if (j < len && (s[j] != '/' || j + 1 == len))
-            return 0;
-        i = j + 1;
-    }
-    return depth > 0;
-}
-
-static int read_group(cost_jctx *c, const json_t *obj, cost_rec *r)
-{
-    const json_t *v = json_object_get(obj, "group");
-    if (v == NULL)
-        return 0; /* the top level */
-    if (!json_is_string(v) || !valid_group(json_string_value(v), json_string_length(v)))
-        return cost_jfail(c, "group", "expected a path of 1 to %d part indices such as \"0/1\"",
-                          COST_MAX_DEPTH);
-    r->group = strdup(json_string_value(v));
-    if (r->group == NULL)
-        return cost_jfail(c, "group", "out of memory");
-    return 0;
-}
-
-/* The optional member key, seconds of w (a number in [0, w]); 0 when absent. */
-static int read_part_of_w(cost_jctx *c, const json_t *obj, const char *key, double w, double *out)
-{
-    *out = 0;
-    if (json_object_get(obj, key) == NULL)
-        return 0;
-    if (cost_jnum(c, obj, key, COST_NONNEG, out) < 0)
-        return -1;
-    if (*out > w)
-        return cost_jfail(c, key, "expected a number in [0, w] (w = %.17g)", w);
-    return 0;
-}
-
-/* The optional "alg": a name of lower-case letters, digits and '_' that fits
- * cost_rec.alg ("" when absent), since CCM joins it to the kind as the name of
- * a cost function ("bcast.twophase"). */
-static int read_alg(cost_jctx *c, const json_t *obj, cost_rec *r)
-{
-    r->alg[0] = '\0';
-    json_t *v = json_object_get(obj, "alg");
-    if (v == NULL)
-        return 0;
-    const char *want = "a name of 1 to 15 lower-case letters, digits or '_'";
-    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= sizeof r->alg)
-        return cost_jfail(c, "alg", "expected %s", want);
-    const char *s = json_string_value(v);
-    for (const char *q = s; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
-            return cost_jfail(c, "alg", "expected %s", want);
-    memcpy(r->alg, s, json_string_length(v) + 1);
-    return 0;
-}
-
-/* Fills r from one record line; r->from and r->group are owned by r even on failure. */
-static int read_record(reader *rd, const json_t *obj, cost_rec *r)
-{
-    cost_jctx c = ctx_for(rd);
-    long long step, pid, level;
-    if (cost_jint(&c, obj, "step", 0, LLONG_MAX, &step) < 0 ||
-        cost_jint(&c, obj, "pid", 0, rd->t->nprocs - 1, &pid) < 0)
-        return -1;
-    r->step = (unsigned long)step;
-    r->pid = (int)pid;
-
-    const char *want_kind = "a string of 1 to 31 bytes";
-    json_t *v = cost_jget(&c, obj, "kind", want_kind);
-    if (v == NULL)
-        return -1;
-    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) >= sizeof r->kind)
-        return cost_jfail(&c, "kind", "expected %s", want_kind);
-    memcpy(r->kind, json_string_value(v), json_string_length(v) + 1);
-    if (read_group(&c, obj, r) < 0)
-        return -1;
-    r->op = -1; /* "not part of a collective" */
-    if (json_object_get(obj, "op") != NULL && cost_jint(&c, obj, "op", 0, LLONG_MAX, &r->op) < 0)
-        return -1;
-    if (read_alg(&c, obj, r) < 0)
-        return -1;
-
-    if (cost_jint(&c, obj, "level", 0, INT_MAX, &level) < 0)
-        return -1;
-    r->level = (int)level;
-    if (cost_jnum(&c, obj, "w", COST_NONNEG, &r->w) < 0)
-        return -1;
-    for (int k = 0; k < CORE_OPS_KINDS; k++) {
-        const char *key = core_ops_key(k);
-        r->ops[k] = -1; /* "not declared" */
-        if (json_object_get(obj, key) != NULL &&
-            cost_jnum(&c, obj, key, COST_NONNEG, &r->ops[k]) < 0)
-            return -1;
-    }
-    /* Absent copy: "not timed" (an older writer, or SMPI), all of w is work. */
-    if (read_part_of_w(&c, obj, "copy", r->w, &r->copy) < 0 ||
-        read_part_of_w(&c, obj, "setup", r->w, &r->setup) < 0)
-        return -1;
-    /* Absent: "not timed" (a writer from before the field). */
-    r->cpu = -1;
-    if (json_object_get(obj, "cpu") != NULL && cost_jnum(&c, obj, "cpu", COST_NONNEG, &r->cpu) < 0)
-        return -1;
-    if (read_optional_count(&c, obj, "preempt", &r->preempt) < 0)
-        return -1;
-    /* Absent: "not counted" (SMPI, or a writer from before the field). */
-    if (read_optional_count(&c, obj, "faults", &r->faults) < 0 ||
-        read_optional_count(&c, obj, "fresh", &r->fresh) < 0 ||
-        read_optional_count(&c, obj, "w_faults", &r->w_faults) < 0)
-        return -1;
-    if (read_count(&c, obj, "bytes_out", &r->bytes_out) < 0 ||
-        read_count(&c, obj, "msgs_out", &r->msgs_out) < 0 ||
-        read_count(&c, obj, "bytes_in", &r->bytes_in) < 0 ||
-        read_count(&c, obj, "msgs_in", &r->msgs_in) < 0 || read_self(rd, &c, obj, r) < 0 ||
-        read_once(&c, obj, r) < 0)
-        return -1;
-    if (read_from(&c, obj, r, rd->t->nprocs) < 0)
-        return -1;
-    if (cost_jnum(&c, obj, "t_enter", COST_NONNEG, &r->t_enter) < 0 ||
-        cost_jnum(&c, obj, "t_exit", COST_NONNEG, &r->t_exit) < 0)
-        return -1;
-    if (r->t_exit < r->t_enter)
-        return cost_jfail(&c, "t_exit", "expected a number >= t_enter (%.17g)", r->t_enter);
-    return 0;
-}
-
 static int add_record(reader *rd, const json_t *obj)
 {
     if (rd->n == rd->cap) {
@@ -407,7 +170,8 @@ static int add_record(reader *rd, const json_t *obj)
     cost_rec *r = &rd->recs[rd->n++];
     memset(r, 0, sizeof *r);
     r->line = rd->line;
-    return read_record(rd, obj, r);
+    cost_jctx c = ctx_for(rd);
+    return cost_trace_read_record(&c, obj, rd->t->nprocs, r, &rd->t->self_unknown);
 }
 
 static int all_blank(const char *s, size_t n)

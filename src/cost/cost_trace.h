@@ -13,16 +13,17 @@
 #ifndef POLYBSP_COST_TRACE_H
 #define POLYBSP_COST_TRACE_H
 
-#include "core/core_ops.h"
+#include "core/core_trace_schema.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define COST_TRACE_VERSION 1
 /* The most part indices a group path may have: the library records levels in a
  * byte, and the bound keeps the recursive walks of the structure shallow. */
-#define COST_MAX_DEPTH 255
+#define COST_MAX_DEPTH CORE_TRACE_DEPTH_MAX
 /* Input bounds (docs/formats.md, "Limits"): a line is a record, far below this
  * even with a "from" list of a million processes; a stream that is not a regular
  * file (a pipe, a FIFO, a device) may never end, so only this much is taken. */
@@ -34,10 +35,13 @@ typedef struct cost_group cost_group;
 typedef struct cost_rec {
     unsigned long step;
     int pid;
-    char kind[32];     /* "normal", "oblivious", "partition", "rejoin", "par", or a collective */
-    char *group;       /* the part path "i/j/..." inside a partition, NULL at the top level */
-    long long op;      /* which collective of this process it belongs to; -1 when absent */
-    char alg[16];      /* the algorithm its caller named for the collective; "" when absent */
+    core_step_kind step_kind;           /* what ended it, parsed from kind: compare this */
+    char kind[CORE_TRACE_KIND_MAX + 1]; /* the kind as the file names it, for messages and
+                                           CCM's function names (a kind no row names included) */
+    char *group;  /* the part path "i/j/..." inside a partition, NULL at the top level */
+    long long op; /* which collective of this process it belongs to; -1 when absent */
+    char alg[CORE_TRACE_ALG_MAX +
+             1];       /* the algorithm its caller named for the collective; "" when absent */
     int level;         /* D-BSP cluster level: 0 = the whole machine */
     double w;          /* seconds of local time before the sync */
     double cpu;        /* of w's span, the process's CPU time (under SMPI, w); -1: not timed */
@@ -110,6 +114,14 @@ static inline int cost_rec_declares(const cost_rec *r)
         if (r->ops[k] >= 0)
             return 1;
     return 0;
+}
+
+/* Whether two records have the same kind: of kinds no schema row names, the
+ * same name. */
+static inline int cost_rec_same_kind(const cost_rec *a, const cost_rec *b)
+{
+    return a->step_kind == b->step_kind &&
+           (a->step_kind != CORE_KIND_OTHER || strcmp(a->kind, b->kind) == 0);
 }
 
 /* The record's group path, "" at the top level. */

@@ -77,9 +77,9 @@ static void describe(char *buf, size_t cap, int c, const char *path)
         snprintf(buf, cap, *path ? "a part of \"%s\"" : "a group", path);
 }
 
-static int is_structural(const char *kind)
+static int is_structural(core_step_kind k)
 {
-    return strcmp(kind, "partition") == 0 || strcmp(kind, "rejoin") == 0;
+    return k == CORE_KIND_PARTITION || k == CORE_KIND_REJOIN;
 }
 
 static cost_item *add_item(cost_group *g)
@@ -99,12 +99,13 @@ static int take_superstep(walker *w, cost_group *g, int top)
     const cost_rec *r0 = next_rec(w, g->members[0]);
     for (int j = 1; j < g->nmembers; j++) {
         const cost_rec *r = next_rec(w, g->members[j]);
-        if ((is_structural(r->kind) || is_structural(r0->kind)) && strcmp(r->kind, r0->kind) != 0)
+        if ((is_structural(r->step_kind) || is_structural(r0->step_kind)) &&
+            r->step_kind != r0->step_kind)
             return fail_at(w, r, "kind",
                            "expected \"%s\" like pid %d's record of the same superstep, line %zu",
                            r0->kind, r0->pid, r0->line);
     }
-    if (top && strcmp(r0->kind, "rejoin") == 0)
+    if (top && r0->step_kind == CORE_KIND_REJOIN)
         return fail_at(w, r0, "kind",
                        "expected no \"rejoin\" at the top level (it ends a part of a partition)");
     cost_item *it = add_item(g);
@@ -112,7 +113,7 @@ static int take_superstep(walker *w, cost_group *g, int top)
         return fail_oom(w);
     for (int j = 0; j < g->nmembers; j++)
         it->cols[j] = (unsigned long)w->cur[g->members[j]]++;
-    return strcmp(r0->kind, "rejoin") == 0;
+    return r0->step_kind == CORE_KIND_REJOIN;
 }
 
 static int walk(walker *w, cost_group *g, int implicit_ok);
@@ -228,7 +229,7 @@ static int walk(walker *w, cost_group *g, int implicit_ok)
                 g->rejoined = 1;
                 return WALK_DONE;
             }
-            after_partition = rc == 0 && strcmp(r0->kind, "partition") == 0;
+            after_partition = rc == 0 && r0->step_kind == CORE_KIND_PARTITION;
         } else {
             rc = take_division(w, g, !after_partition);
             after_partition = 0;

@@ -558,8 +558,11 @@ static void ccm_eval(void)
     cost_ccm_fn two = {1e-6, 0, 1e-9, 1000, 4e-9};
     NEAR(cost_ccm_eval(&two, 4, 500), 1e-6 + 5e-7);
     NEAR(cost_ccm_eval(&two, 4, 3000), 1e-6 + 1e-6 + 8e-6);
-    CHECK(cost_is_collective("bcast") && cost_is_collective("par"));
-    CHECK(!cost_is_collective("normal") && !cost_is_collective("rejoin"));
+    CHECK(core_kind_is_collective(core_kind_of("bcast")) &&
+          core_kind_is_collective(core_kind_of("par")) &&
+          core_kind_is_collective(core_kind_of("a_newer_collective")));
+    CHECK(!core_kind_is_collective(core_kind_of("normal")) &&
+          !core_kind_is_collective(core_kind_of("rejoin")));
     SAME_STR(cost_model_name(COST_DBSP), "dbsp");
     SAME_STR(cost_model_name(COST_CCM), "ccm");
 }
