@@ -42,7 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_demo_help[] =
+const char *const cmd_demo_help[] = {
     "usage: polybsp demo [--budget SECONDS] [--quick] [--quiet] [--keep DIR]\n"
     "\n"
     "Shows what polybsp is for: it calibrates this machine (a short `polybsp probe`),\n"
@@ -61,7 +61,8 @@ const char cmd_demo_help[] =
     "                     DIR (created if missing) instead of a temporary directory\n"
     "  -h, --help         show this help\n"
     "\n"
-    "docs/demo.md explains every line of the output.\n";
+    "docs/demo.md explains every line of the output.\n",
+    NULL};
 
 enum { NPROCS = 4, MAX_SIZES = 2 };
 static const int demo_procs[NPROCS] = {1, 2, 4, 8};

@@ -50,7 +50,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cmd_portability_help[] =
+const char *const cmd_portability_help[] = {
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
     "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
     "                           [-o FILE] [--platform P] [--hostfile F]\n"
@@ -97,7 +97,8 @@ const char cmd_portability_help[] =
     "  -h, --help         show this help\n"
     "\n"
     "docs/models.md (\"Which model to trust\") explains the measures; docs/tool.md the\n"
-    "output. Bad usage exits with status 2.\n";
+    "output. Bad usage exits with status 2.\n",
+    NULL};
 
 enum { MAX_REPEATS = PORTABILITY_MAX_REPEATS, MAX_LOOPS = 1000, PILOTS = 5 };
 /* How long a traced run should last (--quick: a tenth): a program of
