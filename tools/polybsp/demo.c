@@ -5,7 +5,8 @@
  * P = 1, 2, 4, 8 on two sizes with tracing, and prints the table 14 layout: the
  * REAL time of the traced transform against the paper's MODEL row, formula (3)
  * from the fitted constants and the probe's g and L of that P alone, then the
- * rows explained from the trace (BSP, EBSP, CCM); then the a-priori MODEL's mean
+ * rows explained from the trace (BSP, EBSP, CCM, as predict evaluates them:
+ * cost_eval_run); then the a-priori MODEL's mean
  * error and the closest of the rows explained from the trace.
  * Files (machine file, traces, constants) go to a temporary directory, removed at
  * the end unless --keep DIR names one to keep them in; each is written whole
@@ -21,9 +22,7 @@
 
 #include "core/core_file.h"
 #include "core/core_stop.h"
-#include "cost/cost_machine.h"
-#include "cost/cost_model.h"
-#include "cost/cost_trace.h"
+#include "cost/cost_eval.h"
 #include "fft_calib.h"
 #include "fft_dc.h"
 #include "fft_util.h"
@@ -42,7 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_demo_help[] =
+const char *const cmd_demo_help[] = {
     "usage: polybsp demo [--budget SECONDS] [--quick] [--quiet] [--keep DIR]\n"
     "\n"
     "Shows what polybsp is for: it calibrates this machine (a short `polybsp probe`),\n"
@@ -61,16 +60,15 @@ const char cmd_demo_help[] =
     "                     DIR (created if missing) instead of a temporary directory\n"
     "  -h, --help         show this help\n"
     "\n"
-    "docs/demo.md explains every line of the output.\n";
+    "docs/demo.md explains every line of the output.\n",
+    NULL};
 
 enum { NPROCS = 4, MAX_SIZES = 2 };
 static const int demo_procs[NPROCS] = {1, 2, 4, 8};
 
-/* The models fed the trace; MODEL, formula (3), is fft_formula3. */
-static const struct {
-    cost_model_kind kind;
-    const char *name;
-} models[] = {{COST_BSP, "BSP"}, {COST_EBSP, "EBSP"}, {COST_CCM, "CCM"}};
+/* The models fed the trace (cost_eval_models' indices); MODEL, formula (3), is
+ * fft_formula3. */
+static const int models[] = {COST_EVAL_BSP, COST_EVAL_EBSP, COST_EVAL_CCM};
 enum { NMODELS = sizeof models / sizeof models[0] };
 
 /* One FFT run, handed to the SPMD function through globals (the threads engine
@@ -151,6 +149,34 @@ struct row {
     int have[NMODELS];
 };
 
+/* REAL and the rows fed trace t as predict evaluates them (cost_eval_run: the
+ * line of job's P, P = 1 keeping the line over all P; faults charged), and
+ * MODEL from that line's g and L. 0, or 1 after the line that says why not. */
+static int evaluate(const cost_machine *m, const char *machine_path, cost_trace *t,
+                    const char *path, const fft_constants *fc, struct row *r)
+{
+    static cost_machine at; /* static: a machine file's tables are large */
+    at = *m;
+    cost_eval_opts o = {.trace = path,
+                        .machine = machine_path,
+                        .all = 1,
+                        .faults = COST_FAULTS_KIND,
+                        .explain = 1}; /* the runs are on the machine just probed */
+    cost_eval e;
+    char err[4096 + 512];
+    int rc = cost_eval_run(&o, t, &at, &e, err, sizeof err);
+    if (rc == 0) {
+        r->real = e.real_total;
+        for (int k = 0; k < NMODELS; k++) {
+            r->model[k] = e.model_total[models[k]];
+            r->have[k] = cost_eval_available(&e, models[k]) && isfinite(r->model[k]);
+        }
+        r->formula = fft_formula3(fc, at.g, at.L, job.n, job.procs);
+    }
+    cost_eval_free(&e);
+    return rc == 0 ? 0 : fail(path, err);
+}
+
 static void print_row(const char *name, const struct row *rows, int k)
 {
     printf("%-10s", name);
@@ -185,7 +211,7 @@ static void print_table(long n, const struct row *rows, int cores)
     print_row("MODEL", rows, -1);
     printf("explained from the trace (its measured work and counts):\n");
     for (int k = 0; k < NMODELS; k++)
-        print_row(models[k].name, rows, k);
+        print_row(cost_eval_models[models[k]].label, rows, k);
     if (demo_procs[NPROCS - 1] > cores)
         printf("* more processes than the %d cores: oversubscribed\n", cores);
 }
@@ -360,13 +386,6 @@ static int demo_steps(int argc, char **argv, probe_options *po, bool quiet, cons
     char cwd[4096];
     if (!getcwd(cwd, sizeof cwd))
         return fail("the working directory", strerror(errno));
-    /* The machine each P is predicted with: its own g and L (P = 1, which has no
-     * h-relation, keeps the line over the P calibrated). */
-    static cost_machine m_at[NPROCS];
-    for (int i = 0; i < NPROCS; i++) {
-        m_at[i] = m;
-        cost_machine_use_procs(&m_at[i], demo_procs[i]);
-    }
     double error_sum[NMODELS] = {0}, formula_sum = 0;
     int error_count[NMODELS] = {0}, formula_count = 0;
     for (int s = 0; s < MAX_SIZES; s++) {
@@ -382,20 +401,18 @@ static int demo_steps(int argc, char **argv, probe_options *po, bool quiet, cons
             if (traced_fft(dir, &t, path, sizeof path) != 0)
                 return 1;
             struct row *r = &rows[i];
-            cost_machine *mp = &m_at[i];
-            r->real = cost_predict(COST_REAL, &t, mp, 0, NULL);
+            int failed = evaluate(&m, machine_path, &t, path, &fc, r);
+            cost_trace_free(&t);
+            if (failed)
+                return 1;
             for (int k = 0; k < NMODELS; k++) {
-                r->model[k] = cost_predict(models[k].kind, &t, mp, 0, NULL);
-                r->have[k] = isfinite(r->model[k]);
                 if (r->have[k]) {
                     error_sum[k] += fabs(cost_error_percent(r->real, r->model[k]));
                     error_count[k]++;
                 }
             }
-            r->formula = fft_formula3(&fc, mp->g, mp->L, job.n, job.procs);
             formula_sum += fabs(cost_error_percent(r->real, r->formula));
             formula_count++;
-            cost_trace_free(&t);
         }
         tool_progress_end(&progress);
         print_table(sizes_n[s], rows, (int)cores);
@@ -414,7 +431,8 @@ static int demo_steps(int argc, char **argv, probe_options *po, bool quiet, cons
            formula_sum / formula_count, formula_count);
     if (error_count[best])
         printf("Explained from the trace, closest: %s, a mean |ERROR| of %.1f %% over %d runs.\n",
-               models[best].name, error_sum[best] / error_count[best], error_count[best]);
+               cost_eval_models[models[best]].label, error_sum[best] / error_count[best],
+               error_count[best]);
     printf("REAL: the traced transform, from its first superstep's start to its last\n"
            "superstep's end. MODEL: paper 000's formula (3) from table 13's D, F, V\n"
            "(timed on one process) and the probe's g and L for that P, nothing from the\n"

@@ -25,7 +25,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-const char cmd_info_help[] =
+const char *const cmd_info_help[] = {
     "usage: polybsp info [--json] [-p P] | --platforms\n"
     "\n"
     "Shows the polybsp version, the engines built in, the number of processes a\n"
@@ -37,7 +37,8 @@ const char cmd_info_help[] =
     "  --json       print one JSON object instead of text\n"
     "  -p, --procs P  the placement of P processes (default: the default P)\n"
     "  --platforms  list the simulated platforms shipped for the smpi engine\n"
-    "  -h, --help   show this help\n";
+    "  -h, --help   show this help\n",
+    NULL};
 
 /* One kind of cache: all caches of one level and type that have the same size
  * (hybrid processors have several sizes at one level, hence several entries). */

@@ -21,7 +21,7 @@ struct command {
     const char *name;
     const char *summary;
     int (*run)(int argc, char **argv);
-    const char *help;
+    const char *const *help;
 };
 
 static const struct command commands[] = {
@@ -63,7 +63,7 @@ static int print_command_help(const char *name)
     const struct command *cmd = find_command(name);
     if (cmd == NULL)
         return tool_usage_error("unknown command '%s' (try 'polybsp --help')", name);
-    fputs(cmd->help, stdout);
+    tool_print_help(cmd->help);
     return 0;
 }
 

@@ -4,9 +4,10 @@
  * Contract: runs the suite of portability_suite.h (families of ρ-equivalent
  * programs) on P processes of this program's engine. Each program runs
  * --repeats times (suite_run), `loops` executions traced each time; every trace
- * gives REAL (cost_predict COST_REAL) and each model's prediction (cost_predict
- * on the machine file), and the medians over the repeats are the program's
- * T' and T. cost_portability_estimate then gives per model η̂ (within families
+ * gives REAL and each model's prediction on the machine file as predict makes
+ * them (portability_eval: the line of P, a machine file without it refused
+ * before any runs, faults charged), and the medians over the repeats are the
+ * program's T' and T. cost_portability_estimate then gives per model η̂ (within families
  * and formula (1)), δ̂, the fastest-variant picks and the worst loss. Output:
  * a table (or JSON) on stdout, JSON to -o FILE, progress on stderr (progress.h;
  * a line per program when not a terminal, none with --quiet)
@@ -26,6 +27,7 @@
 
 #include "core/core_file.h"
 #include "core/core_stop.h"
+#include "cost/cost_eval.h"
 #include "cost/cost_json.h"
 #include "cost/cost_machine.h"
 #include "cost/cost_model.h"
@@ -50,7 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cmd_portability_help[] =
+const char *const cmd_portability_help[] = {
     "usage: polybsp portability [--machine FILE] [-p P] [--repeats R] [--quick]\n"
     "                           [--quiet] [--engine ENGINE] [--format table|json]\n"
     "                           [-o FILE] [--platform P] [--hostfile F]\n"
@@ -97,7 +99,8 @@ const char cmd_portability_help[] =
     "  -h, --help         show this help\n"
     "\n"
     "docs/models.md (\"Which model to trust\") explains the measures; docs/tool.md the\n"
-    "output. Bad usage exits with status 2.\n";
+    "output. Bad usage exits with status 2.\n",
+    NULL};
 
 enum { MAX_REPEATS = PORTABILITY_MAX_REPEATS, MAX_LOOPS = 1000, PILOTS = 5 };
 /* How long a traced run should last (--quick: a tenth): a program of
@@ -115,8 +118,9 @@ typedef struct results {
     int fit_procs; /* the P of the machine's BSP line used (its by_procs); 0: the overall line */
     double real[MAX_PROGRAMS], model[NMODELS][MAX_PROGRAMS]; /* medians */
     double real_runs[MAX_PROGRAMS][MAX_REPEATS];
-    char unavailable[NMODELS][1024]; /* the first reason a model could not predict */
-    size_t left_out, runs;           /* repeats left out as preempted, of all repeats */
+    char unavailable[NMODELS]
+                    [PORTABILITY_REASON_MAX]; /* the first reason a model could not predict */
+    size_t left_out, runs;                    /* repeats left out as preempted, of all repeats */
     cost_portability est[NMODELS];
 } results;
 
@@ -137,8 +141,8 @@ typedef struct options {
 /* One traced run of program i in dir (the working directory): real and each
  * model's prediction of it, and whether it was preempted. Returns 0, or 1
  * after one line on stderr. */
-static int run_once(results *s, size_t i, const cost_machine *m, const char *machine_name,
-                    int flags, double *real, double model[NMODELS], int *was_preempted)
+static int run_once(results *s, size_t i, cost_machine *m, const char *machine_name, int flags,
+                    double *real, double model[NMODELS], int *was_preempted)
 {
     const family *f = &s->set.families[s->set.family_of[i]];
     suite_run(&s->set, i, s->procs, f->loops);
@@ -149,25 +153,18 @@ static int run_once(results *s, size_t i, const cost_machine *m, const char *mac
         return 1;
     }
     unlink("polybsp-trace.jsonl");
-    *real = cost_predict(COST_REAL, &t, m, 0, NULL);
     *was_preempted = portability_preempted(&t);
-    for (int k = 0; k < NMODELS; k++) {
-        char why[512];
-        if (cost_model_check(portability_models[k].kind, &t, m, flags, "the trace", machine_name,
-                             why, sizeof why) != 0) {
-            model[k] = NAN;
-            if (!s->unavailable[k][0])
-                snprintf(s->unavailable[k], sizeof s->unavailable[k], "%s %s: %s", f->name,
-                         suite_variant(&s->set, i), why);
-            continue;
-        }
-        model[k] = cost_predict(portability_models[k].kind, &t, m, flags, NULL);
-    }
+    char prefix[256];
+    snprintf(prefix, sizeof prefix, "%s %s: ", f->name, suite_variant(&s->set, i));
+    int rc = portability_eval(&t, m, "the trace", machine_name, flags, prefix, real, model,
+                              s->unavailable, err, sizeof err);
     cost_trace_free(&t);
-    return 0;
+    if (rc != 0)
+        fprintf(stderr, "polybsp: portability: %s\n", err);
+    return rc != 0;
 }
 
-static int measure(results *s, const options *o, const cost_machine *m, const char *machine_name)
+static int measure(results *s, const options *o, cost_machine *m, const char *machine_name)
 {
     double model_runs[NMODELS][PORTABILITY_MAX_REPEATS];
     double target = o->quick ? TARGET_SECONDS / 10 : TARGET_SECONDS;
@@ -257,7 +254,7 @@ static void print_suite_table(const results *s, const options *o, const cost_mac
         if (s->unavailable[k][0])
             printf("note        %s n/a for some programs (their families are not counted), "
                    "first: %s\n",
-                   portability_models[k].label, s->unavailable[k]);
+                   cost_eval_models[k].label, s->unavailable[k]);
     for (int k = 0; k < NMODELS; k++) {
         size_t n = 0, first = 0;
         for (size_t i = s->set.nprograms; i-- > 0;)
@@ -269,14 +266,14 @@ static void print_suite_table(const results *s, const options *o, const cost_mac
         if (n > 0)
             printf("note        %s predicts 0 s or less for %zu program%s (their families are not "
                    "counted), first: %s\n",
-                   portability_models[k].label, n, n == 1 ? "" : "s",
+                   cost_eval_models[k].label, n, n == 1 ? "" : "s",
                    program_name(s, (long)first, name, sizeof name));
     }
     printf("\ntimes in seconds of `loops` executions of the program; * marks the fastest "
            "program of a\nfamily (REAL) and each model's choice\n\n");
     printf("%-20s %5s %-16s %11s", "family", "loops", "program", "REAL");
     for (int k = 0; k < NMODELS; k++)
-        printf(" %11s", portability_models[k].label);
+        printf(" %11s", cost_eval_models[k].label);
     printf("\n");
     for (size_t f = 0; f < s->set.nfamilies; f++) {
         size_t best = cost_portability_fastest(s->real, s->set.start, f);
@@ -301,7 +298,7 @@ static void print_suite_table(const results *s, const options *o, const cost_mac
            "eta within", "eta (1)", "delta");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
-        printf("%-8s %5zu/%-3zu %5zu/%-3zu", portability_models[k].label, e->families,
+        printf("%-8s %5zu/%-3zu %5zu/%-3zu", cost_eval_models[k].label, e->families,
                s->set.nfamilies, e->picked, e->families);
         print_value(e->loss, " %10.3f");
         print_value(e->eta_within, " %10.3f");
@@ -311,14 +308,14 @@ static void print_suite_table(const results *s, const options *o, const cost_mac
     }
     int trust = portability_trust(s->est);
     printf("trust on the calibration families: %s (the smallest delta)\n",
-           trust < 0 ? "none" : portability_models[trust].label);
+           trust < 0 ? "none" : cost_eval_models[trust].label);
     printf("\nattained by (T = the model's time, T' = the real one):\n");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
         if (e->families == 0)
             continue;
         char a[128], b[128];
-        printf("%-8s eta within: T(%s) / T(%s) * T'(%s) / T'(%s)\n", portability_models[k].label,
+        printf("%-8s eta within: T(%s) / T(%s) * T'(%s) / T'(%s)\n", cost_eval_models[k].label,
                program_name(s, e->eta_i, a, sizeof a), program_name(s, e->eta_j, b, sizeof b), b,
                a);
         if (e->eta_p1 >= 0)
@@ -377,7 +374,7 @@ static void json_suite(FILE *f, const results *s, const options *o)
     for (int k = 0; k < NMODELS; k++) {
         if (!s->unavailable[k][0])
             continue;
-        fprintf(f, "%s\"%s\": ", sep, cost_model_name(portability_models[k].kind));
+        fprintf(f, "%s\"%s\": ", sep, cost_model_name(cost_eval_models[k].kind));
         if (cost_jput_str(f, s->unavailable[k], sizeof s->unavailable[k]) < 0)
             fprintf(f, "null");
         sep = ", ";
@@ -394,7 +391,7 @@ static void json_suite(FILE *f, const results *s, const options *o)
                     suite_variant(&s->set, i));
             json_number(f, "real", s->real[i]);
             for (int k = 0; k < NMODELS; k++)
-                json_number(f, cost_model_name(portability_models[k].kind), s->model[k][i]);
+                json_number(f, cost_model_name(cost_eval_models[k].kind), s->model[k][i]);
             fprintf(f, ", \"real_runs\": [");
             for (int r = 0; r < o->repeats; r++) {
                 fprintf(f, "%s", r ? ", " : "");
@@ -407,7 +404,7 @@ static void json_suite(FILE *f, const results *s, const options *o)
                 suite_variant(&s->set, cost_portability_fastest(s->real, s->set.start, fam)));
         for (int k = 0; k < NMODELS; k++) {
             long choice = cost_portability_choice(s->model[k], s->set.start, fam);
-            fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(portability_models[k].kind));
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", cost_model_name(cost_eval_models[k].kind));
             if (choice < 0)
                 fprintf(f, "null");
             else
@@ -419,7 +416,7 @@ static void json_suite(FILE *f, const results *s, const options *o)
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &s->est[k];
         fprintf(f, "%s\n    \"%s\": {\"families\": %zu, \"programs\": %zu, \"picked\": %zu",
-                k ? "," : "", cost_model_name(portability_models[k].kind), e->families, e->programs,
+                k ? "," : "", cost_model_name(cost_eval_models[k].kind), e->families, e->programs,
                 e->picked);
         json_number(f, "loss", e->loss);
         fprintf(f, ", \"loss_family\": ");
@@ -464,7 +461,7 @@ static void print_json(FILE *f, const results *s, const options *o, const cost_m
     cost_jput_pos(f, cost_machine_levels_procs(m));
     fprintf(f, ",\n  \"models\": [");
     for (int k = 0; k < NMODELS; k++)
-        fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(portability_models[k].kind));
+        fprintf(f, "%s\"%s\"", k ? ", " : "", cost_model_name(cost_eval_models[k].kind));
     fprintf(f, "]");
     if (!o->held_only)
         json_suite(f, s, o);
@@ -659,10 +656,14 @@ static int run_suite(const options *o, cost_machine *m, results *s)
         suite_build(&s->set, o->quick, o->procs);
         s->procs = o->procs;
         /* The suite's traces are of P processes: the machine's line and D-BSP
-         * levels of that P, as predict takes them for such a trace. */
-        const cost_procs_fit *f = cost_machine_use_procs(m, o->procs);
-        s->fit_procs = f != NULL ? f->procs : 0;
-        rc = measure(s, o, m, o->machine ? o->machine : "(short probe)");
+         * levels of that P, as predict takes them for such a trace (and
+         * refuses a file without that P's line), said before any runs. */
+        const char *machine_name = o->machine ? o->machine : "(short probe)";
+        if (cost_eval_line(m, o->procs, "the suite", machine_name, &s->fit_procs, err,
+                           sizeof err) != 0)
+            rc = tool_usage_error("portability: %s", err);
+        else
+            rc = measure(s, o, m, machine_name);
     }
     core_stop_forget(stop);
     if (chdir(cwd) != 0 || rmdir(dir) != 0)

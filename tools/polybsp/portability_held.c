@@ -81,20 +81,10 @@ static int read_one(held_set *h, const char *path, cost_machine *m, const char *
     run->program = (size_t)p;
     run->preempted = portability_preempted(&t);
     double setup = drop_setup(&t);
-    run->real = cost_predict(COST_REAL, &t, m, 0, NULL) - setup;
-    if (t.nprocs > 1)
-        cost_machine_use_procs(m, t.nprocs);
-    for (int k = 0; k < NMODELS; k++) {
-        char why[512];
-        cost_model_kind kind = portability_models[k].kind;
-        if (cost_model_check(kind, &t, m, flags, path, machine_name, why, sizeof why) != 0) {
-            run->model[k] = NAN;
-            if (!h->unavailable[k][0])
-                snprintf(h->unavailable[k], sizeof h->unavailable[k], "%s", why);
-            continue;
-        }
-        run->model[k] = cost_predict(kind, &t, m, flags, NULL);
-    }
+    if (portability_eval(&t, m, path, machine_name, flags, "", &run->real, run->model,
+                         h->unavailable, err, errlen) != 0)
+        goto out;
+    run->real -= setup;
     rc = 0;
 out:
     cost_trace_free(&t);
@@ -194,7 +184,7 @@ void held_print_table(const held_set *h)
            h->n, h->runs, h->runs == 1 ? "" : "s", h->left_out, PORTABILITY_PREEMPTED_SLOWER);
     printf("%-24s %4s %5s %11s", "program", "P", "runs", "REAL");
     for (int k = 0; k < NMODELS; k++)
-        printf(" %8s", portability_models[k].label);
+        printf(" %8s", cost_eval_models[k].label);
     printf("\n");
     for (size_t i = 0; i < h->n; i++) {
         const held_program *p = &h->programs[i];
@@ -210,11 +200,11 @@ void held_print_table(const held_set *h)
     }
     for (int k = 0; k < NMODELS; k++)
         if (h->unavailable[k][0])
-            printf("note: %s n/a: %s\n", portability_models[k].label, h->unavailable[k]);
+            printf("note: %s n/a: %s\n", cost_eval_models[k].label, h->unavailable[k]);
     printf("\n%-8s %9s %10s %10s %10s\n", "model", "programs", "within 10%", "within 25%", "delta");
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &h->est[k];
-        printf("%-8s %5zu/%-3zu %10zu %10zu", portability_models[k].label, e->programs, h->n,
+        printf("%-8s %5zu/%-3zu %10zu %10zu", cost_eval_models[k].label, e->programs, h->n,
                within(h, k, 10), within(h, k, 25));
         if (isnan(e->delta))
             printf(" %10s\n", "n/a");
@@ -223,7 +213,7 @@ void held_print_table(const held_set *h)
     }
     int trust = portability_trust(h->est);
     printf("trust on the held-out programs: %s\n",
-           trust < 0 ? "none (no model predicts them all)" : portability_models[trust].label);
+           trust < 0 ? "none (no model predicts them all)" : cost_eval_models[trust].label);
 }
 
 void held_print_json(FILE *f, const held_set *h)
@@ -238,7 +228,7 @@ void held_print_json(FILE *f, const held_set *h)
                 p->procs, p->nsteps, p->runs, p->kept);
         cost_jput_num(f, p->real);
         for (int k = 0; k < NMODELS; k++) {
-            fprintf(f, ", \"%s\": ", cost_model_name(portability_models[k].kind));
+            fprintf(f, ", \"%s\": ", cost_model_name(cost_eval_models[k].kind));
             cost_jput_num(f, p->model[k]);
         }
         fprintf(f, "}");
@@ -247,7 +237,7 @@ void held_print_json(FILE *f, const held_set *h)
     for (int k = 0; k < NMODELS; k++) {
         const cost_portability *e = &h->est[k];
         fprintf(f, "%s\n    \"%s\": {\"programs\": %zu, \"within_10\": %zu, \"within_25\": %zu, ",
-                k ? "," : "", cost_model_name(portability_models[k].kind), e->programs,
+                k ? "," : "", cost_model_name(cost_eval_models[k].kind), e->programs,
                 within(h, k, 10), within(h, k, 25));
         fprintf(f, "\"eta\": ");
         cost_jput_num(f, e->eta);

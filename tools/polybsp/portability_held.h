@@ -7,9 +7,10 @@
  * engine (cost_trace_elsewhere) is refused, since these estimates compare a
  * model with the machine's own times. Traces with the same program name and P
  * are repeats of one program; their numbers of supersteps must agree (one size
- * per program). From each trace: REAL (cost_predict COST_REAL) and each
- * model's time, with flags, on a copy of m given the trace's P
- * (cost_machine_use_procs), both without the trace's set-up (the part of w
+ * per program). From each trace: REAL and each model's time, with flags, as
+ * predict makes them (portability_eval) on a copy of m: the line of the
+ * trace's P (a file without it is refused), faults charged; both without the
+ * trace's set-up (the part of w
  * that bsp_trace_begin spent making the file, taken from every record's w and
  * its largest from REAL; a run traced from bsp_begin by POLYBSP_TRACE has
  * none). Repeats are judged as the suite's (portability_keep: preempted and

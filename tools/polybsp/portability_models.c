@@ -3,14 +3,9 @@
 #include "portability_models.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-const portability_model portability_models[PORTABILITY_NMODELS] = {{COST_BSP, "BSP"},
-                                                                   {COST_BSPSTAR, "BSP*"},
-                                                                   {COST_EBSP, "EBSP"},
-                                                                   {COST_DBSP, "D-BSP"},
-                                                                   {COST_CCM, "CCM"}};
 
 static int compare_doubles(const void *a, const void *b)
 {
@@ -53,6 +48,34 @@ int portability_keep(double *real, const int *was_preempted,
     return kept > 0 ? kept : n;
 }
 
+int portability_eval(cost_trace *t, cost_machine *m, const char *trace_name,
+                     const char *machine_name, int flags, const char *prefix, double *real,
+                     double model[PORTABILITY_NMODELS],
+                     char unavailable[PORTABILITY_NMODELS][PORTABILITY_REASON_MAX], char *err,
+                     size_t errlen)
+{
+    cost_eval_opts o = {.trace = trace_name,
+                        .machine = machine_name,
+                        .all = 1,
+                        .flags = flags,
+                        .faults = COST_FAULTS_KIND,
+                        .explain = 1};
+    cost_eval r;
+    int rc = cost_eval_run(&o, t, m, &r, err, errlen);
+    for (int k = 0; rc == 0 && k < PORTABILITY_NMODELS; k++) {
+        if (cost_eval_available(&r, k)) {
+            model[k] = r.model_total[k];
+            continue;
+        }
+        model[k] = NAN;
+        if (!unavailable[k][0])
+            snprintf(unavailable[k], PORTABILITY_REASON_MAX, "%s%s", prefix, r.unavailable[k]);
+    }
+    *real = r.real_total;
+    cost_eval_free(&r);
+    return rc == 0 ? 0 : -1;
+}
+
 int portability_trust(const cost_portability est[PORTABILITY_NMODELS])
 {
     int best = -1;
@@ -72,5 +95,5 @@ void portability_json_trust(FILE *f, const cost_portability est[PORTABILITY_NMOD
     if (trust < 0)
         fprintf(f, "null");
     else
-        fprintf(f, "\"%s\"", cost_model_name(portability_models[trust].kind));
+        fprintf(f, "\"%s\"", cost_model_name(cost_eval_models[trust].kind));
 }

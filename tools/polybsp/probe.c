@@ -30,7 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
-const char cmd_probe_help[] =
+const char *const cmd_probe_help[] = {
     "usage: polybsp probe [-o FILE] [--raw FILE] [--budget SECONDS] [--procs LIST]\n"
     "                     [--sizes LIST] [--dbsp-procs P] [--experiments N]\n"
     "                     [--quick] [--quiet]\n"
@@ -80,7 +80,8 @@ const char cmd_probe_help[] =
     "  --hostfile F        smpi: the host of each rank, one a line\n"
     "  -h, --help          show this help\n"
     "\n"
-    "See docs/probe.md for the method and how to read the tables.\n";
+    "See docs/probe.md for the method and how to read the tables.\n",
+    NULL};
 
 enum { MAX_PROCS_VALUE = 1024 };
 

@@ -4,7 +4,7 @@
 #include "predict.h"
 #include "tool.h"
 
-const char cmd_report_help[] =
+const char *const cmd_report_help[] = {
     "usage: polybsp report --machine FILE [-o FILE.html] [--model MODEL]...\n"
     "                      [--probe FILE] [--portability FILE] [--work measured|whole|ops]\n"
     "                      [--dbsp-label traffic|group] [--ccm-plain bsp|patterns]\n"
@@ -34,6 +34,7 @@ const char cmd_report_help[] =
     "  -h, --help         show this help\n"
     "\n"
     "Prints 'polybsp report: FILE' when written. docs/report.md explains the page.\n"
-    "Bad usage or input exits with status 2.\n";
+    "Bad usage or input exits with status 2.\n",
+    NULL};
 
 int cmd_report(int argc, char **argv) { return predict_main(argc, argv, "report"); }

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_run_help[] =
+const char *const cmd_run_help[] = {
     "usage: polybsp run [-p N] [--engine ENGINE] [--timeout S] [--output-dir DIR]\n"
     "                   [--platform P] [--hostfile F] [--] PROGRAM [ARGS]\n"
     "\n"
@@ -60,7 +60,8 @@ const char cmd_run_help[] =
     "                     each host's cores in order)\n"
     "  -h, --help         show this help\n"
     "\n"
-    "example: polybsp run -p 4 ./inprod 1000000\n";
+    "example: polybsp run -p 4 ./inprod 1000000\n",
+    NULL};
 
 /* Parses a process count: a decimal integer in [1, ENG_MAX_NPROCS] and nothing
  * else, so that "0", "-1", "abc", "3x" and more processes than a run may have

@@ -50,6 +50,12 @@ bool tool_is_help(const char *arg)
     return strcmp(arg, "help") == 0 || strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
 
+void tool_print_help(const char *const *help)
+{
+    for (; *help != NULL; help++)
+        fputs(*help, stdout);
+}
+
 const char *tool_option_value(int argc, char **argv, int *i, const char *name, int *missing)
 {
     size_t len = strlen(name);
@@ -95,16 +101,16 @@ static int match_option(int argc, char **argv, int *i, const tool_opt *opts, int
     return -1;
 }
 
-int tool_parse_args(const char *cmd, const char *help, int argc, char **argv, const tool_opt *opts,
-                    int nopts, int (*on)(void *ctx, int opt, const char *value), void *ctx,
-                    int *rest)
+int tool_parse_args(const char *cmd, const char *const *help, int argc, char **argv,
+                    const tool_opt *opts, int nopts,
+                    int (*on)(void *ctx, int opt, const char *value), void *ctx, int *rest)
 {
     int i = 1;
     for (; i < argc; i++) {
         const char *arg = argv[i], *value = NULL;
         int missing = 0, status;
         if (tool_is_help(arg)) {
-            fputs(help, stdout);
+            tool_print_help(help);
             return -1;
         }
         if (rest && strcmp(arg, "--") == 0) {

@@ -16,9 +16,12 @@
  * wrongly" (2) from "the BSP program failed" (its own status, usually 1). */
 #define TOOL_EXIT_USAGE 2
 
+/* A subcommand's help is pieces, NULL-ended, printed one after the other
+ * (tool_print_help): C compilers need not take a literal of more than 4095
+ * bytes (-Woverlength-strings), and predict's help is near that. */
 #define POLYBSP_COMMAND(name, summary)                                                             \
     int cmd_##name(int argc, char **argv);                                                         \
-    extern const char cmd_##name##_help[];
+    extern const char *const cmd_##name##_help[];
 #include "commands.def"
 #undef POLYBSP_COMMAND
 
@@ -27,6 +30,8 @@ int tool_usage_error(const char *format, ...) __attribute__((format(printf, 1, 2
 
 /* True for the arguments that ask for help: `help`, `--help`, `-h`. */
 bool tool_is_help(const char *arg);
+/* Prints a subcommand's help, its pieces in order, to stdout. */
+void tool_print_help(const char *const *help);
 
 /* The value of option `name` at argv[*i], given as "NAME VALUE" or, for a long
  * option (--name), "NAME=VALUE"; advances *i past it. NULL when argv[*i] is
@@ -51,9 +56,9 @@ typedef struct tool_opt {
  * are one line each, `CMD: option 'ARG' needs a value` and `CMD: unknown
  * option 'ARG' (try 'polybsp CMD --help')`, and return TOOL_EXIT_USAGE; a
  * non-zero return of `on` ends the walk with it. Returns 0 otherwise. */
-int tool_parse_args(const char *cmd, const char *help, int argc, char **argv, const tool_opt *opts,
-                    int nopts, int (*on)(void *ctx, int opt, const char *value), void *ctx,
-                    int *rest);
+int tool_parse_args(const char *cmd, const char *const *help, int argc, char **argv,
+                    const tool_opt *opts, int nopts,
+                    int (*on)(void *ctx, int opt, const char *value), void *ctx, int *rest);
 
 /* text as a whole decimal integer in [least, most] into *out: 0, or -1 (*out
  * untouched) for anything else, signs and spaces around included. */
