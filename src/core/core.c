@@ -50,19 +50,6 @@ void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid)
         core_fatal_oom("process state");
 }
 
-void core_ctx_init_part(core_ctx *sub, core_ctx *parent, core_group *g, int part, int nparts,
-                        int *first)
-{
-    core_ctx_init(sub, parent->proc, g, parent->pid - first[part]);
-    sub->parent = parent;
-    sub->part = part;
-    sub->nparts = nparts;
-    sub->part_first = first;
-    sub->tagsize = sub->next_tagsize = parent->tagsize;
-    /* Messages sent before the partition are read inside the part. */
-    core_msgq_take(&sub->in, &parent->in);
-}
-
 void core_ctx_free(core_ctx *c)
 {
     for (int par = 0; par < 2; par++) {

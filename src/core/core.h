@@ -218,12 +218,6 @@ extern _Thread_local core_proc *core_self CORE_TLS_FAST;
 int core_group_init(core_group *g, int nprocs, int depth);
 void core_group_free(core_group *g);
 void core_ctx_init(core_ctx *c, core_proc *p, core_group *g, int pid);
-/* The context of part `part` of a partition of parent into nparts blocks
- * [first[k], first[k+1]) (sub owns first from here), in the part's group g:
- * it keeps the parent's tag size and takes the messages the parent had not
- * read, which the part reads. */
-void core_ctx_init_part(core_ctx *sub, core_ctx *parent, core_group *g, int part, int nparts,
-                        int *first);
 void core_ctx_free(core_ctx *c);
 /* A process of the run, in the run's root group. */
 void core_proc_init(core_proc *p, core_run *run, int pid);
@@ -286,6 +280,14 @@ size_t core_set_tagsize(core_proc *p, size_t size);
 void core_sync(core_proc *p);
 /* A sync reached through another call (`at` = CORE_AT_PARTITION or _REJOIN). */
 void core_sync_as(core_proc *p, unsigned at);
+/* The division superstep (core_part.c): core_partition ends the current
+ * group's superstep, has the engine build the part of the caller among the
+ * nparts blocks [first[k], first[k+1]) of the group (the checks of the
+ * arguments are the caller's; the part's context owns first from here), makes
+ * it the caller's context and returns its index; core_rejoin ends the part's
+ * superstep, waits for every part and makes the parent current again. */
+int core_partition(core_proc *p, int nparts, int *first);
+void core_rejoin(core_proc *p);
 /* Ends this process's superstep once n messages for it have arrived: no barrier.
  * Only messages may travel in such a superstep. The engine's eng_oblsync
  * moves them; core traces the superstep and closes it as bsp_sync's. */

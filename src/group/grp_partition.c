@@ -73,38 +73,14 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     if (!first)
         core_fatal_oom("partition");
     part_bounds(c->nprocs, nparts, weights, first);
-
-    core_sync_as(p, CORE_AT_PARTITION);
-    int part = 0;
-    while (c->pid >= first[part + 1])
-        part++;
-    core_group *g = eng_partition(c, nparts, first, part);
-    core_ctx *sub = core_zalloc_lines(sizeof *sub);
-    if (!sub)
-        core_fatal_oom("partition");
-    core_ctx_init_part(sub, c, g, part, nparts, first);
-    eng_ctx_attach(sub);
-    /* Every member must have joined before any of them communicates. */
-    eng_barrier(c, CORE_AT_PARTITION, 0);
-    if (p->tr.on)
-        core_trace_exit(p, CORE_KIND_PARTITION, c->group->depth);
-    p->ctx = sub;
-    return part;
+    return core_partition(p, nparts, first);
 }
 
 void grp_rejoin(core_proc *p)
 {
-    core_ctx *sub = p->ctx, *c = sub->parent;
-    if (!c)
+    if (!p->ctx->parent)
         core_fatal("bsp_rejoin", "not inside a partition (call bsp_partition first)");
-    int level = sub->group->depth; /* the part's group goes at eng_rejoin */
-    core_sync_as(p, CORE_AT_REJOIN);
-    eng_rejoin(c, sub);
-    if (p->tr.on)
-        core_trace_exit(p, CORE_KIND_REJOIN, level);
-    p->ctx = c;
-    core_ctx_free(sub);
-    free(sub);
+    core_rejoin(p);
 }
 
 /* Block policy: member y of a part of size b receives from member

@@ -36,6 +36,9 @@ typedef struct eng_ctx {
      * read by members that look for misuse. */
     atomic_uint arrive_at;
     atomic_ulong arrive_step;
+    /* 1 + the superstep of the last barrier this member passed (0: none); its
+     * own thread alone reads it (thr_obl.c, check_deadlock). */
+    unsigned long passed_step;
     struct thr_mailbox *mailbox; /* messages of oblivious supersteps */
     /* Supersteps finished: buffers of older ones are free. Every get reads its
      * owner's, so it has a line of its own, written once a superstep: on the

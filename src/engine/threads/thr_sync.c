@@ -111,6 +111,7 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         report_mixed_arrivals(c->group, all);
     if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
         report_steps(c->group, at);
+    c->e.passed_step = c->step + 1;
     atomic_store_explicit(&c->e.arrive_at, 0, memory_order_relaxed);
     return all;
 }
