@@ -55,8 +55,7 @@ void coll_step(core_proc *p, void *land, size_t size)
 
 int coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst, size_t n)
 {
-    eng_coll op = {(int)kind, root, src, dst, n};
-    if (!eng_coll_native(p->ctx, &op))
+    if (!core_coll_native(p, kind, root, src, dst, n))
         return 0;
     coll_step(p, NULL, 0);
     return 1;

@@ -274,6 +274,13 @@ void core_put_slow(core_proc *p, const char *call, long long pid, const void *sr
     append_puts(p, (int)pid, (uint32_t)slot, src, offset, n, high_performance);
 }
 
+int core_coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst,
+                     size_t n)
+{
+    eng_coll op = {(int)kind, root, src, dst, n};
+    return eng_coll_native(p->ctx, &op);
+}
+
 void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes)
 {
     core_ctx *c = p->ctx;

@@ -304,6 +304,10 @@ void core_end(core_proc *p, unsigned how);
  * landing area for the next sync; core_coll_put puts n bytes into pid's area at
  * offset. */
 void core_coll_begin(core_proc *p, core_step_kind kind, long root, size_t nbytes);
+/* Whether the engine moves this collective's blocks of n bytes itself during
+ * the next sync (eng_coll_native; the caller then puts nothing). */
+int core_coll_native(core_proc *p, core_step_kind kind, int root, const void *src, void *dst,
+                     size_t n);
 void core_coll_expose(core_proc *p, void *buf, size_t size);
 void core_coll_put(core_proc *p, const char *call, int pid, const void *src, size_t offset,
                    size_t n);
