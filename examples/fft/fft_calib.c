@@ -26,12 +26,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 struct kernel {
     int which;
     long m;
@@ -69,7 +63,7 @@ static double time_kernel(const struct kernel *k)
             run(k);
         t[b] = (now() - t0) / (double)calls;
     }
-    qsort(t, BATCHES, sizeof t[0], cmp_double);
+    fft_sort(t, BATCHES);
     return t[BATCHES / 2];
 }
 

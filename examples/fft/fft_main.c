@@ -323,12 +323,6 @@ static void check(fftw_complex *y, fftw_complex *z, long nlocal)
         fftw_free(zw);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* Each run is timed from the sync before it to its own final sync; process 0
  * takes, per run, the max over processes, and prints the median over runs. */
 static void time_runs(transform t)
@@ -355,7 +349,7 @@ static void time_runs(transform t)
             for (int q = 1; q < p; q++)
                 if (all[q * reps + r] > all[r])
                     all[r] = all[q * reps + r];
-        qsort(all, (size_t)reps, sizeof *all, cmp_double);
+        fft_sort(all, (size_t)reps);
         printf("time: median %.6e s over %d runs (min %.6e s, max %.6e s)\n", all[reps / 2], reps,
                all[0], all[reps - 1]);
     }

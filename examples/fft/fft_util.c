@@ -75,4 +75,12 @@ void fft_root(long n, int sign, unsigned long long e, double scale, fftw_complex
     out[1] = scale * sin(angle);
 }
 
+static int ascending(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void fft_sort(double *v, size_t n) { qsort(v, n, sizeof *v, ascending); }
+
 double fft_flops(long m) { return m > 1 ? 5.0 * (double)m * fft_log2(m) : 0.0; }

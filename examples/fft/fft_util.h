@@ -46,6 +46,9 @@ double fft_rel_error(fftw_complex *a, fftw_complex *b, long n);
  * before the angle is formed, so the result is accurate to a rounding error. */
 void fft_root(long n, int sign, unsigned long long e, double scale, fftw_complex out);
 
+/* Sorts v[0..n) in ascending order (timings: their median and extremes). */
+void fft_sort(double *v, size_t n);
+
 /* Flops of a radix-2 FFT of length m, as BSPedupack counts them: 5 m log2 m. */
 double fft_flops(long m);
 

@@ -153,10 +153,12 @@ static int by_value(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void cost_sort(double *v, size_t n) { qsort(v, n, sizeof *v, by_value); }
+
 double cost_median(double *v, size_t n)
 {
     if (n == 0)
         return NAN;
-    qsort(v, n, sizeof *v, by_value);
+    cost_sort(v, n);
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }

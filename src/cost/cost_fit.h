@@ -26,5 +26,7 @@ double cost_maxerr(const double *t, size_t n, double model);
 /* AvErr = 100 · (Σ|t_i − model| / n) / (Σ t_i / n). */
 double cost_averr(const double *t, size_t n, double model);
 double cost_median(double *v, size_t n); /* sorts v */
+/* Sorts v[0..n) in ascending order (NaNs anywhere: qsort's order is then unspecified). */
+void cost_sort(double *v, size_t n);
 
 #endif

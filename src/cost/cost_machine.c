@@ -229,6 +229,20 @@ static int read_patterns(cost_jctx *c, const json_t *root, cost_machine *m)
     return 0;
 }
 
+static int read_table11(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *t11 = enter(c, root, "table11", "an object with h, averr, maxerr", &failed);
+    if (t11 == NULL)
+        return failed;
+    if (read_array(c, t11, "h", 0, COST_POS, m->t11_h, &m->nsizes) < 0 ||
+        read_array(c, t11, "averr", m->nsizes, COST_NONNEG, m->t11_averr, NULL) < 0 ||
+        read_array(c, t11, "maxerr", m->nsizes, COST_NONNEG, m->t11_maxerr, NULL) < 0)
+        return -1;
+    leave(c);
+    return 0;
+}
+
 static int read_procs(cost_jctx *c, const json_t *root, cost_machine *m)
 {
     char want[64];
@@ -272,82 +286,6 @@ static int read_choice(cost_jctx *c, const json_t *obj, const char *key, const c
     else
         return cost_jfail(c, key, "expected %s", want);
     return 0;
-}
-
-/* The sections that hold plain numbers, in the file's order: one table drives
- * the reader and the writer. "bsp" is required and always written; the others
- * are optional, and written when one of their numbers is not zero (zero means
- * "not measured": none can validly be zero but B and the spread, and a zero
- * spread or a BSP* fit with g* = 0 says nothing). */
-typedef struct num_section {
-    const char *key, *want;
-    int n;
-    struct {
-        const char *name;
-        cost_bound bound;
-        size_t at; /* offsetof in cost_machine */
-    } num[2];
-} num_section;
-
-enum { SECTION_BSP = 0, NUM_SECTIONS = 8 };
-static const num_section num_sections[NUM_SECTIONS] = {
-    {"bsp",
-     "an object with g and L",
-     2,
-     {{"g", COST_POS, offsetof(cost_machine, g)}, {"L", COST_ANY, offsetof(cost_machine, L)}}},
-    {"bsp_hpput", "an object with g", 1, {{"g", COST_POS, offsetof(cost_machine, g_hpput)}}},
-    {"bspstar",
-     "an object with g and B",
-     2,
-     {{"g", COST_POS, offsetof(cost_machine, gstar)},
-      {"B", COST_NONNEG, offsetof(cost_machine, B)}}},
-    {"rate",
-     "an object with ops_per_second",
-     1,
-     {{"ops_per_second", COST_POS, offsetof(cost_machine, rate)}}},
-    {"trace_rate",
-     "an object with ops_per_second",
-     1,
-     {{"ops_per_second", COST_POS, offsetof(cost_machine, trace_rate)}}},
-    {"op_rates",
-     "an object with compares_per_second and words_per_second",
-     2,
-     {{"compares_per_second", COST_POS, offsetof(cost_machine, rate) + sizeof(double)},
-      {"words_per_second", COST_POS, offsetof(cost_machine, rate) + 2 * sizeof(double)}}},
-    {"page_fault",
-     "an object with fresh and after_read",
-     2,
-     {{"fresh", COST_POS, offsetof(cost_machine, fault_touch)},
-      {"after_read", COST_POS, offsetof(cost_machine, fault_touch) + sizeof(double)}}},
-    {"noise",
-     "an object with spread_percent",
-     1,
-     {{"spread_percent", COST_NONNEG, offsetof(cost_machine, spread)}}},
-};
-
-static double *num_at(cost_machine *m, const num_section *s, int i)
-{
-    return (double *)((char *)m + s->num[i].at);
-}
-
-static double num_value(const cost_machine *m, const num_section *s, int i)
-{
-    return *(const double *)((const char *)m + s->num[i].at);
-}
-
-/* One section of num_sections; returns 1 when present and read, 0 when absent,
- * -1 on a defect. */
-static int read_section(cost_jctx *c, const json_t *root, const num_section *s, cost_machine *m)
-{
-    int failed = 0;
-    const json_t *obj = enter(c, root, s->key, s->want, &failed);
-    if (obj == NULL)
-        return failed;
-    for (int i = 0; i < s->n; i++)
-        if (cost_jnum(c, obj, s->num[i].name, s->num[i].bound, num_at(m, s, i)) < 0)
-            return -1;
-    leave(c);
-    return 1;
 }
 
 /* Element i of a levels array, into ((cost_level *)into)[i]. */
@@ -576,6 +514,9 @@ static int read_ccm(cost_jctx *c, const json_t *root, cost_machine *m)
     return 0;
 }
 
+/* The sections after the header, as the section table (below) says. */
+static int read_sections(cost_jctx *c, const json_t *root, cost_machine *m);
+
 static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
 {
     memset(m, 0, sizeof *m);
@@ -608,29 +549,7 @@ static int read_machine(cost_jctx *c, const json_t *root, cost_machine *m)
         read_choice(c, root, "unit", "byte", NULL, &yes) < 0)
         return -1;
 
-    int rc = read_section(c, root, &num_sections[SECTION_BSP], m);
-    if (rc == 0)
-        return cost_jfail(c, "bsp", "missing (expected an object with g and L)");
-    if (rc < 0 || read_byprocs(c, root, m) < 0 || read_patterns(c, root, m) < 0)
-        return -1;
-
-    int failed = 0;
-    const json_t *t11 = enter(c, root, "table11", "an object with h, averr, maxerr", &failed);
-    if (failed)
-        return -1;
-    if (t11 != NULL) {
-        if (read_array(c, t11, "h", 0, COST_POS, m->t11_h, &m->nsizes) < 0 ||
-            read_array(c, t11, "averr", m->nsizes, COST_NONNEG, m->t11_averr, NULL) < 0 ||
-            read_array(c, t11, "maxerr", m->nsizes, COST_NONNEG, m->t11_maxerr, NULL) < 0)
-            return -1;
-        leave(c);
-    }
-
-    for (int k = SECTION_BSP + 1; k < NUM_SECTIONS; k++)
-        if (read_section(c, root, &num_sections[k], m) < 0)
-            return -1;
-    m->hp_ratio = m->g_hpput > 0 ? m->g_hpput / m->g : 1;
-    return read_dbsp(c, root, m) < 0 || read_ccm(c, root, m) < 0 ? -1 : 0;
+    return read_sections(c, root, m);
 }
 
 /* Parses text (named name in errors) and validates it into m. */
@@ -765,6 +684,17 @@ static void put_array(FILE *f, const char *key, const double *v, size_t n)
     fputc(']', f);
 }
 
+/* "h", then `key` and "maxerr" (one value per h), each after sep. */
+static void put_by_h(FILE *f, const char *sep, const double *h, const char *key, const double *v,
+                     const double *maxerr, size_t n)
+{
+    put_array(f, "h", h, n);
+    fputs(sep, f);
+    put_array(f, key, v, n);
+    fputs(sep, f);
+    put_array(f, "maxerr", maxerr, n);
+}
+
 static int any_measured(const cost_pattern_fit *fits)
 {
     for (int i = 0; i < COST_NPATTERNS; i++)
@@ -773,7 +703,7 @@ static int any_measured(const cost_pattern_fit *fits)
     return 0;
 }
 
-static void put_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits, int *first)
+static void put_prim_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits, int *first)
 {
     if (!any_measured(fits))
         return;
@@ -791,32 +721,71 @@ static void put_patterns(FILE *f, const char *prim, const cost_pattern_fit *fits
         fputs(", \"L\":", f);
         cost_jput_num(f, p->L);
         fputs(",\n        ", f);
-        put_array(f, "h", p->h, n);
-        fputs(",\n        ", f);
-        put_array(f, "time", p->time, n);
-        fputs(",\n        ", f);
-        put_array(f, "maxerr", p->maxerr, n);
+        put_by_h(f, ",\n        ", p->h, "time", p->time, p->maxerr, n);
         fputs("}", f);
     }
     fputs("\n    }", f);
 }
 
-static void put_byprocs(FILE *f, const cost_machine *m)
+/* Where a nested section's writer reports a string it cannot write. */
+typedef struct put_err {
+    const char *path;
+    char *err;
+    size_t errlen;
+} put_err;
+
+static int has_patterns(const cost_machine *m)
 {
+    return any_measured(m->put) || any_measured(m->hpput);
+}
+
+static int put_patterns(FILE *f, const cost_machine *m, const put_err *e)
+{
+    (void)e;
+    int first = 1;
+    fputc('{', f);
+    put_prim_patterns(f, "put", m->put, &first);
+    put_prim_patterns(f, "hpput", m->hpput, &first);
+    fputs("\n  }", f);
+    return 0;
+}
+
+/* G, "L": L}: the end of an object that holds one BSP line (by_procs, levels). */
+static void put_line_end(FILE *f, double g, double L)
+{
+    cost_jput_num(f, g);
+    fputs(", \"L\": ", f);
+    cost_jput_num(f, L);
+    fputc('}', f);
+}
+
+static int has_byprocs(const cost_machine *m) { return m->nbyprocs > 0; }
+
+static int put_byprocs(FILE *f, const cost_machine *m, const put_err *e)
+{
+    (void)e;
     size_t n = m->nbyprocs <= COST_MAX_PROCS ? m->nbyprocs : COST_MAX_PROCS;
-    if (n == 0)
-        return;
-    fputs(",\n  \"by_procs\": [", f);
+    fputc('[', f);
     for (size_t i = 0; i < n; i++) {
         const cost_procs_fit *p = &m->byprocs[i];
         fprintf(f, "%s\n    {\"P\": %d, \"oversubscribed\": %s, \"g\": ", i > 0 ? "," : "",
                 p->procs, p->oversubscribed ? "true" : "false");
-        cost_jput_num(f, p->g);
-        fputs(", \"L\": ", f);
-        cost_jput_num(f, p->L);
-        fputc('}', f);
+        put_line_end(f, p->g, p->L);
     }
     fputs("\n  ]", f);
+    return 0;
+}
+
+static int has_table11(const cost_machine *m) { return m->nsizes > 0; }
+
+static int put_table11(FILE *f, const cost_machine *m, const put_err *e)
+{
+    (void)e;
+    size_t n = m->nsizes <= COST_MAX_SIZES ? m->nsizes : COST_MAX_SIZES;
+    fputc('{', f);
+    put_by_h(f, ",\n    ", m->t11_h, "averr", m->t11_averr, m->t11_maxerr, n);
+    fputc('}', f);
+    return 0;
 }
 
 /* "levels": [...] of n levels, each on a line of its own after indent. */
@@ -828,19 +797,17 @@ static void put_levels(FILE *f, const cost_level *levels, size_t n, const char *
         const cost_level *l = &levels[i];
         fprintf(f, "%s\n%s{\"level\": %d, \"cluster\": %d, \"g\": ", i > 0 ? "," : "", indent,
                 l->level, l->cluster);
-        cost_jput_num(f, l->g);
-        fputs(", \"L\": ", f);
-        cost_jput_num(f, l->L);
-        fputc('}', f);
+        put_line_end(f, l->g, l->L);
     }
     fputs("]", f);
 }
 
-static void put_dbsp(FILE *f, const cost_machine *m)
+static int has_dbsp(const cost_machine *m) { return m->nlevels > 0; }
+
+static int put_dbsp(FILE *f, const cost_machine *m, const put_err *e)
 {
-    if (m->nlevels == 0)
-        return;
-    fputs(",\n  \"dbsp\": {", f);
+    (void)e;
+    fputc('{', f);
     put_levels(f, m->levels, m->nlevels, "    ");
     for (size_t k = 0; k < m->nlevels_procs && k < COST_MAX_PROCS; k++) {
         const cost_levels_procs *p = &m->levels_by_procs[k];
@@ -851,6 +818,7 @@ static void put_dbsp(FILE *f, const cost_machine *m)
         fputc('}', f);
     }
     fputs(m->nlevels_procs > 0 ? "\n    ]}" : "}", f);
+    return 0;
 }
 
 static void put_fn(FILE *f, const cost_ccm_fn *fn)
@@ -904,11 +872,13 @@ static int put_functions(FILE *f, const cost_ccm_coll *list, size_t n, const cos
     return 0;
 }
 
-static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, size_t errlen)
+static int has_ccm(const cost_machine *m) { return m->has_ccm; }
+
+static int put_ccm(FILE *f, const cost_machine *m, const put_err *e)
 {
-    fputs(",\n  \"ccm\": {\n", f);
-    if (put_functions(f, m->coll, m->ncoll, &m->partition, &m->rejoin, "    ", path, err, errlen) <
-        0)
+    fputs("{\n", f);
+    if (put_functions(f, m->coll, m->ncoll, &m->partition, &m->rejoin, "    ", e->path, e->err,
+                      e->errlen) < 0)
         return -1;
     for (size_t k = 0; k < m->nccm_procs && k < COST_MAX_PROCS; k++) {
         const cost_ccm_procs *p = &m->ccm_procs[k];
@@ -917,7 +887,8 @@ static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, 
                 p->oversubscribed ? "true" : "false");
         const cost_ccm_fn *part = cost_machine_ccm(m, "partition", p->procs);
         const cost_ccm_fn *rejoin = cost_machine_ccm(m, "rejoin", p->procs);
-        if (put_functions(f, p->coll, p->ncoll, part, rejoin, "       ", path, err, errlen) < 0)
+        if (put_functions(f, p->coll, p->ncoll, part, rejoin, "       ", e->path, e->err,
+                          e->errlen) < 0)
             return -1;
         fputc('}', f);
     }
@@ -925,15 +896,139 @@ static int put_ccm(FILE *f, const cost_machine *m, const char *path, char *err, 
     return 0;
 }
 
-/* One section of num_sections, after a comma. */
-static void put_section(FILE *f, const num_section *s, const cost_machine *m)
+/* ---- the sections ---- */
+
+/* The sections after a machine file's header, in the file's order: this one
+ * table drives the reader and the writer, so that the two agree on each
+ * section's name, place and presence. A section of plain numbers is described
+ * by them (num): it is written when one of them is not zero (zero means "not
+ * measured": none can validly be zero but B and the spread, and a zero spread
+ * or a BSP* fit with g* = 0 says nothing), and "bsp", which is required,
+ * always. A nested section has its reader (0 when read or absent, -1 on a
+ * defect), a test of whether m has it, and the writer of its value. */
+typedef struct section {
+    const char *key, *want; /* want: what a section of numbers must be */
+    int n;                  /* its numbers; 0 for a nested section */
+    struct {
+        const char *name;
+        cost_bound bound;
+        size_t at; /* offsetof in cost_machine */
+    } num[2];
+    int (*read)(cost_jctx *c, const json_t *root, cost_machine *m);
+    int (*has)(const cost_machine *m);
+    int (*put)(FILE *f, const cost_machine *m, const put_err *e);
+} section;
+
+#define NUMBER(name, bound, field)                                                                 \
+    {                                                                                              \
+        name, bound, offsetof(cost_machine, field)                                                 \
+    }
+#define NUMBERS(key_, want_, n_, ...)                                                              \
+    {                                                                                              \
+        .key = key_, .want = want_, .n = n_, .num = { __VA_ARGS__ }                                \
+    }
+#define NESTED(key_, name)                                                                         \
+    {                                                                                              \
+        .key = key_, .read = read_##name, .has = has_##name, .put = put_##name                     \
+    }
+enum { SECTION_BSP = 0, NSECTIONS = 13 };
+static const section sections[NSECTIONS] = {
+    NUMBERS("bsp", "an object with g and L", 2, NUMBER("g", COST_POS, g), NUMBER("L", COST_ANY, L)),
+    NESTED("by_procs", byprocs),
+    NESTED("patterns", patterns),
+    NESTED("table11", table11),
+    NUMBERS("bsp_hpput", "an object with g", 1, NUMBER("g", COST_POS, g_hpput)),
+    NUMBERS("bspstar", "an object with g and B", 2, NUMBER("g", COST_POS, gstar),
+            NUMBER("B", COST_NONNEG, B)),
+    NUMBERS("rate", "an object with ops_per_second", 1,
+            NUMBER("ops_per_second", COST_POS, rate[0])),
+    NUMBERS("trace_rate", "an object with ops_per_second", 1,
+            NUMBER("ops_per_second", COST_POS, trace_rate)),
+    NUMBERS("op_rates", "an object with compares_per_second and words_per_second", 2,
+            NUMBER("compares_per_second", COST_POS, rate[1]),
+            NUMBER("words_per_second", COST_POS, rate[2])),
+    NUMBERS("page_fault", "an object with fresh and after_read", 2,
+            NUMBER("fresh", COST_POS, fault_touch[0]),
+            NUMBER("after_read", COST_POS, fault_touch[1])),
+    NUMBERS("noise", "an object with spread_percent", 1,
+            NUMBER("spread_percent", COST_NONNEG, spread)),
+    NESTED("dbsp", dbsp),
+    NESTED("ccm", ccm),
+};
+#undef NUMBER
+#undef NUMBERS
+#undef NESTED
+
+static double *num_at(cost_machine *m, const section *s, int i)
 {
-    fprintf(f, ",\n  \"%s\": {", s->key);
+    return (double *)((char *)m + s->num[i].at);
+}
+
+static double num_value(const cost_machine *m, const section *s, int i)
+{
+    return *(const double *)((const char *)m + s->num[i].at);
+}
+
+/* A section of numbers: 1 when present and read, 0 when absent, -1 on a defect. */
+static int read_numbers(cost_jctx *c, const json_t *root, const section *s, cost_machine *m)
+{
+    int failed = 0;
+    const json_t *obj = enter(c, root, s->key, s->want, &failed);
+    if (obj == NULL)
+        return failed;
+    for (int i = 0; i < s->n; i++)
+        if (cost_jnum(c, obj, s->num[i].name, s->num[i].bound, num_at(m, s, i)) < 0)
+            return -1;
+    leave(c);
+    return 1;
+}
+
+static int read_sections(cost_jctx *c, const json_t *root, cost_machine *m)
+{
+    for (int k = 0; k < NSECTIONS; k++) {
+        const section *s = &sections[k];
+        int rc = s->n > 0 ? read_numbers(c, root, s, m) : s->read(c, root, m);
+        if (rc < 0)
+            return -1;
+        if (rc == 0 && k == SECTION_BSP)
+            return cost_jfail(c, s->key, "missing (expected %s)", s->want);
+    }
+    m->hp_ratio = m->g_hpput > 0 ? m->g_hpput / m->g : 1;
+    return 0;
+}
+
+static int has_numbers(const cost_machine *m, const section *s)
+{
+    for (int i = 0; i < s->n; i++)
+        if (num_value(m, s, i) != 0)
+            return 1;
+    return 0;
+}
+
+static void put_numbers(FILE *f, const cost_machine *m, const section *s)
+{
+    fputc('{', f);
     for (int i = 0; i < s->n; i++) {
         fprintf(f, "%s\"%s\": ", i ? ", " : "", s->num[i].name);
         cost_jput_num(f, num_value(m, s, i));
     }
     fputc('}', f);
+}
+
+/* Each section m has, after a comma. */
+static int put_sections(FILE *f, const cost_machine *m, const put_err *e)
+{
+    for (int k = 0; k < NSECTIONS; k++) {
+        const section *s = &sections[k];
+        if (s->n > 0 ? k != SECTION_BSP && !has_numbers(m, s) : !s->has(m))
+            continue;
+        fprintf(f, ",\n  \"%s\": ", s->key);
+        if (s->n > 0)
+            put_numbers(f, m, s);
+        else if (s->put(f, m, e) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 /* Emits m as the text of a machine file; -1 (with the field named) for a string
@@ -958,34 +1053,8 @@ static int emit(FILE *f, const cost_machine *m, const char *path, char *err, siz
         fprintf(f, "%s%d", i > 0 ? ", " : "", m->procs[i]);
     fprintf(f, "],\n  \"oversubscribed\": %s,\n  \"h_operator\": \"%s\",\n  \"unit\": \"byte\"",
             m->oversubscribed ? "true" : "false", m->h_sum ? "sum" : "max");
-    put_section(f, &num_sections[SECTION_BSP], m);
-    put_byprocs(f, m);
-    if (any_measured(m->put) || any_measured(m->hpput)) {
-        int first = 1;
-        fputs(",\n  \"patterns\": {", f);
-        put_patterns(f, "put", m->put, &first);
-        put_patterns(f, "hpput", m->hpput, &first);
-        fputs("\n  }", f);
-    }
-    if (m->nsizes > 0) {
-        size_t n = m->nsizes <= COST_MAX_SIZES ? m->nsizes : COST_MAX_SIZES;
-        fputs(",\n  \"table11\": {", f);
-        put_array(f, "h", m->t11_h, n);
-        fputs(",\n    ", f);
-        put_array(f, "averr", m->t11_averr, n);
-        fputs(",\n    ", f);
-        put_array(f, "maxerr", m->t11_maxerr, n);
-        fputc('}', f);
-    }
-    for (int k = SECTION_BSP + 1; k < NUM_SECTIONS; k++) {
-        int measured = 0;
-        for (int i = 0; i < num_sections[k].n; i++)
-            measured |= num_value(m, &num_sections[k], i) != 0;
-        if (measured)
-            put_section(f, &num_sections[k], m);
-    }
-    put_dbsp(f, m);
-    if (m->has_ccm && put_ccm(f, m, path, err, errlen) < 0)
+    const put_err e = {path, err, errlen};
+    if (put_sections(f, m, &e) < 0)
         return -1;
     fputs("\n}\n", f);
     return 0;

@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* first[0..nparts]: the block bounds for `weights` (NULL = equal). Each part gets
- * the floor of its ideal share P·w/Σw but at least one process; then processes
- * go to the largest remainders, or come from the most over-served parts, until
- * the sizes add up to P. Ties go to the lowest index, so every member agrees. */
-static void part_bounds(int P, int nparts, const double *weights, int *first)
+/* Each part gets the floor of its ideal share P·w/Σw but at least one process;
+ * then processes go to the largest remainders, or come from the most
+ * over-served parts, until the sizes add up to P. Ties go to the lowest index,
+ * so every member agrees. */
+void grp_part_bounds(int P, int nparts, const double *weights, int *first)
 {
     double total = 0;
     for (int k = 0; k < nparts; k++)
@@ -72,7 +72,7 @@ int grp_partition(core_proc *p, int nparts, const double *weights)
     int *first = malloc(((size_t)nparts + 1) * sizeof *first);
     if (!first)
         core_fatal_oom("partition");
-    part_bounds(c->nprocs, nparts, weights, first);
+    grp_part_bounds(c->nprocs, nparts, weights, first);
     return core_partition(p, nparts, first);
 }
 

@@ -27,17 +27,9 @@
 
 static const char *data_dir;
 static char err[8192];
-#define NEAR(got, want) near_at(__FILE__, __LINE__, #got, (got), (want))
+#define REL 1e-12 /* the relative tolerance of every check */
+#define NEAR(got, want) CHECK_NEAR(got, want, REL)
 #define SAME_STR(got, want) same_str_at(__FILE__, __LINE__, (got), (want))
-
-static inline void near_at(const char *file, int line, const char *what, double got, double want)
-{
-    double tol = 1e-12 * fabs(want);
-    if (!(fabs(got - want) <= tol)) {
-        fprintf(stderr, "%s:%d: %s = %.17g, expected %.17g\n", file, line, what, got, want);
-        failures++;
-    }
-}
 
 static inline void same_str_at(const char *file, int line, const char *got, const char *want)
 {
@@ -105,9 +97,9 @@ static inline void expect_model(cost_model_kind k, const cost_trace *t, const co
     for (unsigned long s = 0; s < t->nsteps; s++) {
         char what[64];
         snprintf(what, sizeof what, "%s step %lu", cost_model_name(k), s);
-        near_at(__FILE__, __LINE__, what, steps[s], want_steps[s]);
+        check_near_at(__FILE__, __LINE__, what, steps[s], want_steps[s], REL);
     }
-    near_at(__FILE__, __LINE__, cost_model_name(k), total, want_total);
+    check_near_at(__FILE__, __LINE__, cost_model_name(k), total, want_total, REL);
 }
 
 struct test_case {

@@ -36,17 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* Relative tolerance, or absolute when the expected value is 0. */
-#define CHECK_NEAR(actual, expected, tolerance)                                                    \
-    do {                                                                                           \
-        double a_ = (actual), e_ = (expected);                                                     \
-        if (!(fabs(a_ - e_) <= (tolerance) * (e_ != 0 ? fabs(e_) : 1.0))) {                        \
-            failures++;                                                                            \
-            fprintf(stderr, "FAIL %s:%d: %s is %.10g, expected %.10g\n", __FILE__, __LINE__,       \
-                    #actual, a_, e_);                                                              \
-        }                                                                                          \
-    } while (0)
-
 enum {
     NSIZES = 4,
     NPROCS = 2,

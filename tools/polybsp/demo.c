@@ -216,9 +216,11 @@ static void print_table(long n, const struct row *rows, int cores)
         printf("* more processes than the %d cores: oversubscribed\n", cores);
 }
 
-enum { OPT_QUICK, OPT_QUIET, OPT_BUDGET, OPT_KEEP };
-static const tool_opt demo_opts[] = {
-    {"--quick", false}, {"-q|--quiet", false}, {"--budget", true}, {"--keep", true}};
+enum { OPT_QUICK, OPT_QUIET, OPT_BUDGET, OPT_KEEP, NOPTS };
+static const tool_opt demo_opts[NOPTS] = {[OPT_QUICK] = {"--quick", false},
+                                          [OPT_QUIET] = {"-q|--quiet", false},
+                                          [OPT_BUDGET] = {"--budget", true},
+                                          [OPT_KEEP] = {"--keep", true}};
 
 typedef struct demo_args {
     probe_options *o;
@@ -258,8 +260,8 @@ int cmd_demo(int argc, char **argv)
 {
     probe_options o = {.budget = 30};
     demo_args a = {.o = &o};
-    int rc = tool_parse_args("demo", cmd_demo_help, argc, argv, demo_opts,
-                             (int)(sizeof demo_opts / sizeof *demo_opts), on_demo_option, &a, NULL);
+    int rc = tool_parse_args("demo", cmd_demo_help, argc, argv, demo_opts, NOPTS, on_demo_option,
+                             &a, NULL);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     const char *keep = a.keep;

@@ -335,9 +335,10 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
     printf("%s]\n}\n", m->ncaches > 0 ? "\n  " : "");
 }
 
-enum { OPT_JSON, OPT_PROCS, OPT_PLATFORMS };
-static const tool_opt info_opts[] = {
-    {"--json", false}, {"-p|--procs", true}, {"--platforms", false}};
+enum { OPT_JSON, OPT_PROCS, OPT_PLATFORMS, NOPTS };
+static const tool_opt info_opts[NOPTS] = {[OPT_JSON] = {"--json", false},
+                                          [OPT_PROCS] = {"-p|--procs", true},
+                                          [OPT_PLATFORMS] = {"--platforms", false}};
 
 typedef struct info_args {
     bool json;
@@ -364,8 +365,8 @@ static int on_info_option(void *ctx, int opt, const char *v)
 int cmd_info(int argc, char **argv)
 {
     info_args a = {0};
-    int rc = tool_parse_args("info", cmd_info_help, argc, argv, info_opts,
-                             (int)(sizeof info_opts / sizeof *info_opts), on_info_option, &a, NULL);
+    int rc = tool_parse_args("info", cmd_info_help, argc, argv, info_opts, NOPTS, on_info_option,
+                             &a, NULL);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     bool json = a.json;

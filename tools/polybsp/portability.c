@@ -487,13 +487,22 @@ enum {
     OPT_CCM_PLAIN,
     OPT_FORMAT,
     OPT_HELD_OUT,
-    OPT_HELD_OUT_ONLY
+    OPT_HELD_OUT_ONLY,
+    NOPTS
 };
-static const tool_opt portability_opts[] = {
-    {"--quick", false},        {"-q|--quiet", false}, {"--machine", true}, {"-o|--output", true},
-    {"-p|--procs", true},      {"--repeats", true},   {"--engine", true},  {"--platform", true},
-    {"--hostfile", true},      {"--ccm-plain", true}, {"--format", true},  {"--held-out", true},
-    {"--held-out-only", false}};
+static const tool_opt portability_opts[NOPTS] = {[OPT_QUICK] = {"--quick", false},
+                                                 [OPT_QUIET] = {"-q|--quiet", false},
+                                                 [OPT_MACHINE] = {"--machine", true},
+                                                 [OPT_OUTPUT] = {"-o|--output", true},
+                                                 [OPT_PROCS] = {"-p|--procs", true},
+                                                 [OPT_REPEATS] = {"--repeats", true},
+                                                 [OPT_ENGINE] = {"--engine", true},
+                                                 [OPT_PLATFORM] = {"--platform", true},
+                                                 [OPT_HOSTFILE] = {"--hostfile", true},
+                                                 [OPT_CCM_PLAIN] = {"--ccm-plain", true},
+                                                 [OPT_FORMAT] = {"--format", true},
+                                                 [OPT_HELD_OUT] = {"--held-out", true},
+                                                 [OPT_HELD_OUT_ONLY] = {"--held-out-only", false}};
 static const char *const format_names[] = {"table", "json"};
 
 typedef struct parsing {
@@ -557,8 +566,7 @@ static int parse_args(int argc, char **argv, options *o)
 {
     parsing ps = {.o = o};
     int rc = tool_parse_args("portability", cmd_portability_help, argc, argv, portability_opts,
-                             (int)(sizeof portability_opts / sizeof *portability_opts), on_option,
-                             &ps, NULL);
+                             NOPTS, on_option, &ps, NULL);
     if (rc != 0)
         return rc;
     int repeats_given = ps.repeats_given;

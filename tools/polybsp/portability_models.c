@@ -2,24 +2,19 @@
  * are judged (portability_models.h). */
 #include "portability_models.h"
 
+#include "cost/cost_fit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 double portability_median(double *v, int n)
 {
     for (int i = 0; i < n; i++)
         if (isnan(v[i]))
             return NAN;
-    qsort(v, (size_t)n, sizeof *v, compare_doubles);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return cost_median(v, (size_t)n);
 }
 
 int portability_preempted(const cost_trace *t)

@@ -118,34 +118,22 @@ enum {
     OPT_OVERSUBSCRIBED_FITS,
     NCOMMON,
     OPT_FORMAT = NCOMMON, /* predict */
-    OPT_PORTABILITY = NCOMMON,
-    OPT_PROBE /* report */
+    NPREDICT,
+    OPT_PORTABILITY = NCOMMON, /* report */
+    OPT_PROBE,
+    NREPORT
 };
-static const tool_opt predict_opts[] = {{"-o|--output", true},
-                                        {"--per-step", false},
-                                        {"--machine", true},
-                                        {"--model", true},
-                                        {"--work", true},
-                                        {"--faults", true},
-                                        {"--dbsp-label", true},
-                                        {"--ccm-plain", true},
-                                        {"--against", true},
-                                        {"--explain", false},
-                                        {"--oversubscribed-fits", false},
-                                        {"--format", true}};
-static const tool_opt report_opts[] = {{"-o|--output", true},
-                                       {"--per-step", false},
-                                       {"--machine", true},
-                                       {"--model", true},
-                                       {"--work", true},
-                                       {"--faults", true},
-                                       {"--dbsp-label", true},
-                                       {"--ccm-plain", true},
-                                       {"--against", true},
-                                       {"--explain", false},
-                                       {"--oversubscribed-fits", false},
-                                       {"--portability", true},
-                                       {"--probe", true}};
+/* Both tables hold the common options at the same indices. */
+#define COMMON_OPTS                                                                                \
+    [OPT_OUTPUT] = {"-o|--output", true}, [OPT_PER_STEP] = {"--per-step", false},                  \
+    [OPT_MACHINE] = {"--machine", true}, [OPT_MODEL] = {"--model", true},                          \
+    [OPT_WORK] = {"--work", true}, [OPT_FAULTS] = {"--faults", true},                              \
+    [OPT_DBSP_LABEL] = {"--dbsp-label", true}, [OPT_CCM_PLAIN] = {"--ccm-plain", true},            \
+    [OPT_AGAINST] = {"--against", true}, [OPT_EXPLAIN] = {"--explain", false},                     \
+    [OPT_OVERSUBSCRIBED_FITS] = {"--oversubscribed-fits", false}
+static const tool_opt predict_opts[NPREDICT] = {COMMON_OPTS, [OPT_FORMAT] = {"--format", true}};
+static const tool_opt report_opts[NREPORT] = {
+    COMMON_OPTS, [OPT_PORTABILITY] = {"--portability", true}, [OPT_PROBE] = {"--probe", true}};
 
 typedef struct parsing {
     options *o;
@@ -221,12 +209,10 @@ static int parse_args(int argc, char **argv, options *po)
 {
     cost_eval_opts *o = &po->eval;
     parsing ps = {.o = po, .report = strcmp(command, "report") == 0};
-    int rc = ps.report ? tool_parse_args(command, cmd_report_help, argc, argv, report_opts,
-                                         (int)(sizeof report_opts / sizeof *report_opts), on_option,
-                                         &ps, NULL)
+    int rc = ps.report ? tool_parse_args(command, cmd_report_help, argc, argv, report_opts, NREPORT,
+                                         on_option, &ps, NULL)
                        : tool_parse_args(command, cmd_predict_help, argc, argv, predict_opts,
-                                         (int)(sizeof predict_opts / sizeof *predict_opts),
-                                         on_option, &ps, NULL);
+                                         NPREDICT, on_option, &ps, NULL);
     if (rc != 0)
         return rc;
     if (!ps.chose)

@@ -188,12 +188,21 @@ enum {
     OPT_EXPERIMENTS,
     OPT_PLATFORM,
     OPT_HOSTFILE,
-    OPT_ENGINE
+    OPT_ENGINE,
+    NOPTS
 };
-static const tool_opt probe_opts[] = {
-    {"--quick", false},      {"-q|--quiet", false}, {"-o|--output", true}, {"--raw", true},
-    {"--budget", true},      {"-p|--procs", true},  {"--sizes", true},     {"--dbsp-procs", true},
-    {"--experiments", true}, {"--platform", true},  {"--hostfile", true},  {"--engine", true}};
+static const tool_opt probe_opts[NOPTS] = {[OPT_QUICK] = {"--quick", false},
+                                           [OPT_QUIET] = {"-q|--quiet", false},
+                                           [OPT_OUTPUT] = {"-o|--output", true},
+                                           [OPT_RAW] = {"--raw", true},
+                                           [OPT_BUDGET] = {"--budget", true},
+                                           [OPT_PROCS] = {"-p|--procs", true},
+                                           [OPT_SIZES] = {"--sizes", true},
+                                           [OPT_DBSP_PROCS] = {"--dbsp-procs", true},
+                                           [OPT_EXPERIMENTS] = {"--experiments", true},
+                                           [OPT_PLATFORM] = {"--platform", true},
+                                           [OPT_HOSTFILE] = {"--hostfile", true},
+                                           [OPT_ENGINE] = {"--engine", true}};
 
 static int on_probe_option(void *ctx, int opt, const char *v)
 {
@@ -268,9 +277,8 @@ int cmd_probe(int argc, char **argv)
     probe_args a = {.o = &o, .engine = bsp_engine_name()};
     /* A simulated platform has the cores its file says: no P is oversubscribed. */
     int simulated = strcmp(bsp_engine_name(), "smpi") == 0;
-    int rc =
-        tool_parse_args("probe", cmd_probe_help, argc, argv, probe_opts,
-                        (int)(sizeof probe_opts / sizeof *probe_opts), on_probe_option, &a, NULL);
+    int rc = tool_parse_args("probe", cmd_probe_help, argc, argv, probe_opts, NOPTS,
+                             on_probe_option, &a, NULL);
     if (rc != 0)
         return rc < 0 ? 0 : rc;
     const char *engine = a.engine, *platform = a.platform, *hostfile = a.hostfile;

@@ -167,9 +167,10 @@ static int cannot_run(const char *name, int err)
 
 /* run's options: each takes a value, kept as given (checked after the walk). */
 enum { OPT_PROCS, OPT_ENGINE, OPT_TIMEOUT, OPT_PLATFORM, OPT_HOSTFILE, OPT_OUTPUT_DIR, NOPTS };
-static const tool_opt run_opts[NOPTS] = {{"-p|--procs", true}, {"--engine", true},
-                                         {"--timeout", true},  {"--platform", true},
-                                         {"--hostfile", true}, {"--output-dir", true}};
+static const tool_opt run_opts[NOPTS] = {
+    [OPT_PROCS] = {"-p|--procs", true},    [OPT_ENGINE] = {"--engine", true},
+    [OPT_TIMEOUT] = {"--timeout", true},   [OPT_PLATFORM] = {"--platform", true},
+    [OPT_HOSTFILE] = {"--hostfile", true}, [OPT_OUTPUT_DIR] = {"--output-dir", true}};
 
 static int on_run_option(void *ctx, int opt, const char *value)
 {

@@ -1,6 +1,8 @@
 /* svg_chart.c — line charts and heat maps as inline SVG (svg_chart.h). */
 #include "svg_chart.h"
 
+#include "cost/cost_fit.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -328,12 +330,6 @@ void svg_line_chart(FILE *f, const svg_series *series, int nseries, const svg_cl
     fputs("</svg>\n", f);
 }
 
-static int ascending(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The top of a heat map's scale: the largest value (into *largest), unless it
  * is more than HEAT_REACH times the 95th percentile of the finite values, as
  * when one start-up superstep would leave every other cell white; then that
@@ -352,7 +348,7 @@ static double heat_top(const double *values, size_t n, double *largest)
         }
     double top = *largest;
     if (v && m > 0) {
-        qsort(v, m, sizeof *v, ascending);
+        cost_sort(v, m);
         double p95 = v[(size_t)(0.95 * (double)(m - 1))];
         if (p95 > 0 && top > HEAT_REACH * p95)
             top = p95;

@@ -391,42 +391,129 @@ static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long
     return all;
 }
 
-unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
+/* eng_barrier's contract (engine.h) is the OR of the members' bits and a stop
+ * when they arrived from different calls; the functions below do that and the
+ * jobs the barrier takes on for the rest of the superstep, one each:
+ * describe_step (what this member announces for the agreement checks),
+ * start_heads (the exchange's heads, early), p2p_round (one round of the
+ * point-to-point barrier, which also carries the heads matrix and a
+ * collective's ride), note_agreement (whether eng_check_colls and
+ * eng_check_regops have anything to ask) and check_arrivals (the stop). */
+
+/* This member's collective of the superstep (kind, root, size; zeros for a
+ * superstep with none, whose root and size are left from before) and the hash
+ * of its registration calls: what the barrier's min and max compare. */
+static void describe_step(const core_ctx *c, unsigned bits, long desc[NDESC])
 {
     const core_coll_desc *d = &c->coll[c->step & 1];
-    int normal = !(bits & CORE_HAS_COLL); /* then root and size are left from before */
-    const long desc[NDESC] = {normal ? 0 : (long)d->kind, normal ? 0 : d->root,
-                              normal ? 0 : (long)d->nbytes, regops_hash(c)};
-    barrier_msg mine = {.all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN)};
-    memcpy(mine.lo, desc, sizeof desc);
-    memcpy(mine.hi, desc, sizeof desc);
-    int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
-    if (mpie_coll_sync(P)) {
-        unsigned all = coll_barrier(c, at, bits, desc, mine.lo, mine.hi);
-        c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
-        c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
-        if ((all & CORE_AT_ANY) != at)
-            report_mixed_arrivals(c, all, at);
-        if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
-            report_steps(c, at);
-        return all;
-    }
+    int normal = !(bits & CORE_HAS_COLL);
+    desc[DESC_KIND] = normal ? 0 : (long)d->kind;
+    desc[DESC_ROOT] = normal ? 0 : d->root;
+    desc[DESC_SIZE] = normal ? 0 : (long)d->nbytes;
+    desc[DESC_REGS] = regops_hash(c);
+}
+
+/* The heads matrix cleared and, when this member communicates, its heads
+ * prepared and its row set; up to MPIE_EARLY_HEADS_MAX_P members the heads go
+ * to members that expect them whatever the barrier finds, so they leave now
+ * and travel while it runs: on a busy or oversubscribed machine that saves
+ * the exchange's round after it. */
+static void start_heads(core_ctx *c, unsigned bits, int P)
+{
     size_t nheads = heads_bytes(CORE_HAS_COMM, P);
     if (nheads)
         memset(c->e.heads, 0, nheads);
-    if (bits & (CORE_HAS_COMM | CORE_HAS_GET) && nheads) {
-        /* Up to MPIE_EARLY_HEADS_MAX_P members the heads go to members that
-         * expect them whatever the barrier finds, so they leave now and travel
-         * while it runs: on a busy or oversubscribed machine that saves the
-         * exchange's round after it. Beyond, only this member's row is set. */
-        prepare_heads(c, c->step & 1);
-        set_heads_row(c);
-        c->e.heads_state = MPIE_HEADS_PREPARED;
-        if (P <= MPIE_EARLY_HEADS_MAX_P) {
-            send_heads(c, c->step & 1);
-            c->e.heads_state = MPIE_HEADS_SENT;
-        }
+    if (!(bits & (CORE_HAS_COMM | CORE_HAS_GET)) || !nheads)
+        return;
+    prepare_heads(c, c->step & 1);
+    set_heads_row(c);
+    c->e.heads_state = MPIE_HEADS_PREPARED;
+    if (P <= MPIE_EARLY_HEADS_MAX_P) {
+        send_heads(c, c->step & 1);
+        c->e.heads_state = MPIE_HEADS_SENT;
     }
+}
+
+/* Round k of the point-to-point barrier: mine (its header, the heads matrix,
+ * the ride in pay) goes to this round's partner, whose message is merged into
+ * mine, the matrix and pay. out and in are buffers of room bytes. */
+static void p2p_round(core_ctx *c, int k, barrier_msg *mine, char *pay, char *out, char *in,
+                      size_t room)
+{
+    int P = c->nprocs, me = c->pid, pairwise = (P & (P - 1)) == 0;
+    barrier_msg theirs = {0};
+    MPI_Request reqs[2];
+    size_t head = header_bytes(mine->all), matrix = heads_bytes(mine->all, P), size = head;
+    memcpy(out, mine, head);
+    if (matrix) /* beyond MPIE_HEADS_MAX_P there is no matrix (heads NULL) */
+        memcpy(out + size, c->e.heads, matrix);
+    size += matrix;
+    if (head == sizeof *mine && mine->ride) {
+        memcpy(out + size, pay, mine->ride);
+        size += mine->ride;
+    }
+    MPI_Irecv(in, (int)room, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P, MPIE_TAG_BARRIER,
+              c->group->e.comm, &reqs[0]);
+    MPI_Isend(out, (int)size, MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
+              c->group->e.comm, &reqs[1]);
+    mpie_wait(2, reqs, 0);
+    /* What a shorter message leaves out is what nobody the sender heard of
+     * has: no collective, no registration call (all zero), no head to send. */
+    memcpy(&theirs.all, in, sizeof theirs.all);
+    const char *at_in = in + header_bytes(theirs.all);
+    if (at_in - in == (ptrdiff_t)sizeof theirs)
+        memcpy(&theirs, in, sizeof theirs);
+    size_t their_matrix = heads_bytes(theirs.all, P);
+    for (size_t w = 0; w < their_matrix / sizeof(uint64_t); w++) {
+        uint64_t row;
+        memcpy(&row, at_in + w * sizeof row, sizeof row);
+        c->e.heads[w] |= row;
+    }
+    at_in += their_matrix;
+    /* Blocks of the same collective (same size) join this member's. */
+    if (mine->ride && theirs.ride == mine->ride)
+        mpie_ride_merge(c, pay, at_in);
+    mine->all |= theirs.all;
+    for (int i = 0; i < NDESC; i++) {
+        mine->lo[i] = theirs.lo[i] < mine->lo[i] ? theirs.lo[i] : mine->lo[i];
+        mine->hi[i] = theirs.hi[i] > mine->hi[i] ? theirs.hi[i] : mine->hi[i];
+    }
+}
+
+/* When the smallest and largest descriptions are equal, every member announced
+ * the same collective (registration calls): eng_check_colls (eng_check_regops)
+ * has nothing to ask MPI. */
+static void note_agreement(core_ctx *c, const long lo[NDESC], const long hi[NDESC])
+{
+    c->e.colls_agree = memcmp(lo, hi, DESC_REGS * sizeof *lo) == 0;
+    c->e.regs_agree = lo[DESC_REGS] == hi[DESC_REGS];
+}
+
+/* Stops the run when the members arrived from different calls, or from
+ * supersteps of different parity. */
+static void check_arrivals(const core_ctx *c, unsigned all, unsigned at)
+{
+    if ((all & CORE_AT_ANY) != at)
+        report_mixed_arrivals(c, all, at);
+    if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
+        report_steps(c, at);
+}
+
+unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
+{
+    long desc[NDESC];
+    describe_step(c, bits, desc);
+    barrier_msg mine = {.all = bits | at | (c->step & 1 ? CORE_AT_ODD : CORE_AT_EVEN)};
+    memcpy(mine.lo, desc, sizeof desc);
+    memcpy(mine.hi, desc, sizeof desc);
+    int P = c->nprocs;
+    if (mpie_coll_sync(P)) {
+        unsigned all = coll_barrier(c, at, bits, desc, mine.lo, mine.hi);
+        note_agreement(c, mine.lo, mine.hi);
+        check_arrivals(c, all, at);
+        return all;
+    }
+    start_heads(c, bits, P);
     /* Three message buffers (this member's ride, the one in flight, the
      * partner's). */
     size_t room = barrier_room(P);
@@ -435,57 +522,14 @@ unsigned eng_barrier(core_ctx *c, unsigned at, unsigned bits)
         mpie_ride_fill(c, pay);
     c->e.at = at;
     core_watch_enter(at, c->proc->step);
-    for (int k = 1; k < P; k *= 2) {
-        barrier_msg theirs = {0};
-        MPI_Request reqs[2];
-        size_t head = header_bytes(mine.all), matrix = heads_bytes(mine.all, P), size = head;
-        memcpy(out, &mine, head);
-        if (matrix) /* beyond MPIE_HEADS_MAX_P there is no matrix (heads NULL) */
-            memcpy(out + size, c->e.heads, matrix);
-        size += matrix;
-        if (head == sizeof mine && mine.ride) {
-            memcpy(out + size, pay, mine.ride);
-            size += mine.ride;
-        }
-        MPI_Irecv(in, (int)room, MPI_BYTE, pairwise ? me ^ k : (me - k + P) % P, MPIE_TAG_BARRIER,
-                  c->group->e.comm, &reqs[0]);
-        MPI_Isend(out, (int)size, MPI_BYTE, pairwise ? me ^ k : (me + k) % P, MPIE_TAG_BARRIER,
-                  c->group->e.comm, &reqs[1]);
-        mpie_wait(2, reqs, 0);
-        /* What a shorter message leaves out is what nobody the sender heard of
-         * has: no collective, no registration call (all zero), no head to
-         * send. */
-        memcpy(&theirs.all, in, sizeof theirs.all);
-        const char *at_in = in + header_bytes(theirs.all);
-        if (at_in - in == (ptrdiff_t)sizeof theirs)
-            memcpy(&theirs, in, sizeof theirs);
-        size_t their_matrix = heads_bytes(theirs.all, P);
-        for (size_t w = 0; w < their_matrix / sizeof(uint64_t); w++) {
-            uint64_t row;
-            memcpy(&row, at_in + w * sizeof row, sizeof row);
-            c->e.heads[w] |= row;
-        }
-        at_in += their_matrix;
-        /* Blocks of the same collective (same size) join this member's. */
-        if (mine.ride && theirs.ride == mine.ride)
-            mpie_ride_merge(c, pay, at_in);
-        mine.all |= theirs.all;
-        for (int i = 0; i < NDESC; i++) {
-            mine.lo[i] = theirs.lo[i] < mine.lo[i] ? theirs.lo[i] : mine.lo[i];
-            mine.hi[i] = theirs.hi[i] > mine.hi[i] ? theirs.hi[i] : mine.hi[i];
-        }
-    }
+    for (int k = 1; k < P; k *= 2)
+        p2p_round(c, k, &mine, pay, out, in, room);
     core_watch_leave();
-    unsigned all = mine.all;
-    c->e.colls_agree = memcmp(mine.lo, mine.hi, DESC_REGS * sizeof *mine.lo) == 0;
+    note_agreement(c, mine.lo, mine.hi);
     if (mine.ride && c->e.colls_agree)
         mpie_ride_keep(c, pay);
-    c->e.regs_agree = mine.lo[DESC_REGS] == mine.hi[DESC_REGS];
-    if ((all & CORE_AT_ANY) != at)
-        report_mixed_arrivals(c, all, at);
-    if ((all & (CORE_AT_EVEN | CORE_AT_ODD)) == (CORE_AT_EVEN | CORE_AT_ODD))
-        report_steps(c, at);
-    return all;
+    check_arrivals(c, mine.all, at);
+    return mine.all;
 }
 
 /* Which member's registration calls differ from member 0's, and how: member 0's
