@@ -33,7 +33,8 @@ static void fail(const char *what, size_t line)
 
 static void spmd(void)
 {
-    static double buf[512], src[512], hp[16];
+    /* Each process its own (the threads engine's processes share globals). */
+    static _Thread_local double buf[512], src[512], hp[16];
     bsp_begin(2);
     int other = 1 - (int)bsp_pid();
     bsp_push_reg(buf, sizeof buf);
