@@ -206,7 +206,9 @@ static void print_placement_text(const struct placement *pl)
 
 static const char *stream_name(core_stream s)
 {
-    static const char *const names[] = {"off", "on", "measured"};
+    static const char *const names[] = {[CORE_STREAM_NEVER] = "off",
+                                        [CORE_STREAM_ALWAYS] = "on",
+                                        [CORE_STREAM_MEASURED] = "measured"};
     return names[s];
 }
 

@@ -503,7 +503,9 @@ static const tool_opt portability_opts[NOPTS] = {[OPT_QUICK] = {"--quick", false
                                                  [OPT_FORMAT] = {"--format", true},
                                                  [OPT_HELD_OUT] = {"--held-out", true},
                                                  [OPT_HELD_OUT_ONLY] = {"--held-out-only", false}};
-static const char *const format_names[] = {"table", "json"};
+enum { FORMAT_TABLE, FORMAT_JSON, NFORMATS };
+static const char *const format_names[NFORMATS] = {
+    [FORMAT_TABLE] = "table", [FORMAT_JSON] = "json"};
 
 typedef struct parsing {
     options *o;
@@ -554,9 +556,9 @@ static int on_option(void *ctx, int opt, const char *v)
         return 0;
     case OPT_HELD_OUT_ONLY: o->held_only = 1; return 0;
     default: /* OPT_FORMAT */
-        if ((n = tool_choice("portability", "format", v, format_names, 2)) < 0)
+        if ((n = tool_choice("portability", "format", v, format_names, NFORMATS)) < 0)
             return TOOL_EXIT_USAGE;
-        o->json = n == 1;
+        o->json = n == FORMAT_JSON;
         return 0;
     }
 }

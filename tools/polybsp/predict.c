@@ -83,7 +83,7 @@ const char *const cmd_predict_help[] = {
     "docs/formats.md the files. Bad usage or input exits with status 2.\n",
     NULL};
 
-typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML } out_format;
+typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML, NFORMATS } out_format;
 
 /* "predict", or "report" when report.c runs this code (predict.h): its name
  * starts every message. */
@@ -99,9 +99,15 @@ typedef struct options {
 } options;
 
 static const char *const model_choices[] = {"bsp", "bspstar", "ebsp", "dbsp", "ccm", "all"};
-static const char *const format_names[] = {"table", "csv", "json", "html"};
-static const char *const work_names[] = {"measured", "whole", "ops"};
-static const char *const label_names[] = {"traffic", "group"};
+/* The choices' names, by their enums: no order to keep in step. */
+static const char *const format_names[NFORMATS] = {
+    [FORMAT_TABLE] = "table", [FORMAT_CSV] = "csv", [FORMAT_JSON] = "json", [FORMAT_HTML] = "html"};
+enum { WORK_MEASURED, WORK_WHOLE, WORK_OPS, NWORKS };
+static const char *const work_names[NWORKS] = {
+    [WORK_MEASURED] = "measured", [WORK_WHOLE] = "whole", [WORK_OPS] = "ops"};
+enum { LABEL_TRAFFIC, LABEL_GROUP, NLABELS };
+static const char *const label_names[NLABELS] = {
+    [LABEL_TRAFFIC] = "traffic", [LABEL_GROUP] = "group"};
 
 /* The options of predict, then report's own: the first NCOMMON are both's. */
 enum {
@@ -175,10 +181,10 @@ static int on_option(void *ctx, int opt, const char *v)
             o->want[k] = 1;
         return 0;
     case OPT_WORK:
-        if ((k = tool_choice(command, "work", v, work_names, 3)) < 0)
+        if ((k = tool_choice(command, "work", v, work_names, NWORKS)) < 0)
             return TOOL_EXIT_USAGE;
         o->flags &= ~(COST_USE_OPS | COST_WORK_WHOLE);
-        o->flags |= k == 2 ? COST_USE_OPS : k == 1 ? COST_WORK_WHOLE : 0;
+        o->flags |= k == WORK_OPS ? COST_USE_OPS : k == WORK_WHOLE ? COST_WORK_WHOLE : 0;
         return 0;
     case OPT_FAULTS:
         if ((k = tool_choice(command, "faults", v, cost_fault_names, COST_NFAULTS)) < 0)
@@ -187,9 +193,9 @@ static int on_option(void *ctx, int opt, const char *v)
         o->faults_asked = 1;
         return 0;
     case OPT_DBSP_LABEL:
-        if ((k = tool_choice(command, "D-BSP label", v, label_names, 2)) < 0)
+        if ((k = tool_choice(command, "D-BSP label", v, label_names, NLABELS)) < 0)
             return TOOL_EXIT_USAGE;
-        if (k == 1)
+        if (k == LABEL_GROUP)
             o->flags |= COST_DBSP_GROUP;
         return 0;
     case OPT_CCM_PLAIN: return tool_ccm_plain(command, v, &o->flags);
@@ -197,7 +203,7 @@ static int on_option(void *ctx, int opt, const char *v)
     case OPT_EXPLAIN: o->explain = 1; return 0;
     case OPT_OVERSUBSCRIBED_FITS: o->oversubscribed_fits = 1; return 0;
     default: /* OPT_FORMAT */
-        if ((k = tool_choice(command, "format", v, format_names, 4)) < 0)
+        if ((k = tool_choice(command, "format", v, format_names, NFORMATS)) < 0)
             return TOOL_EXIT_USAGE;
         po->format = (out_format)k;
         return 0;

@@ -163,21 +163,23 @@ int tool_choice(const char *cmd, const char *what, const char *value, const char
     return -1;
 }
 
-/* In the order of the choice's message; index 0 sets the flag. */
-static const char *const ccm_plain_names[] = {"bsp", "patterns"};
+/* In the order of the choice's message. */
+enum { PLAIN_BSP, PLAIN_PATTERNS, NPLAINS };
+static const char *const ccm_plain_names[NPLAINS] = {
+    [PLAIN_BSP] = "bsp", [PLAIN_PATTERNS] = "patterns"};
 
 int tool_ccm_plain(const char *cmd, const char *value, int *flags)
 {
-    int k = tool_choice(cmd, "CCM plain superstep", value, ccm_plain_names, 2);
+    int k = tool_choice(cmd, "CCM plain superstep", value, ccm_plain_names, NPLAINS);
     if (k < 0)
         return TOOL_EXIT_USAGE;
-    *flags = k == 0 ? *flags | COST_CCM_PLAIN_BSP : *flags & ~COST_CCM_PLAIN_BSP;
+    *flags = k == PLAIN_BSP ? *flags | COST_CCM_PLAIN_BSP : *flags & ~COST_CCM_PLAIN_BSP;
     return 0;
 }
 
 const char *tool_ccm_plain_name(int flags)
 {
-    return ccm_plain_names[flags & COST_CCM_PLAIN_BSP ? 0 : 1];
+    return ccm_plain_names[flags & COST_CCM_PLAIN_BSP ? PLAIN_BSP : PLAIN_PATTERNS];
 }
 
 int tool_out_check(const char *cmd, const char *path)
