@@ -13,7 +13,9 @@
 #
 # Environment: REPEATS (default 3); MACHINE_DIR: keep each calibration there as
 # PLATFORM-P.json, and use one already there instead of probing again (for
-# bench/paper/outside.sh); POLYBSP_SMPI_FLAGS passes on to the simulator.
+# bench/paper/outside.sh), and the suite's whole output beside it as
+# PLATFORM-P.suite.txt (which programs attain each eta and delta);
+# POLYBSP_SMPI_FLAGS passes on to the simulator.
 # Progress, and the wall and CPU seconds of each probe and suite, on stderr;
 # the table on stdout. Not a test: on a 2-core machine about 1 min at P = 16,
 # 4-6 min at P = 64 (the engine's copies are timed on this machine, so a
@@ -73,11 +75,13 @@ for spec in "$@"; do
   echo "eta: $platform: polybsp portability -p $P --repeats ${REPEATS:-3} ..." >&2
   timed "suite-$platform" "$polybsp" portability --engine smpi --platform "$platform" -p "$P" \
     --machine "$machine" --repeats "${REPEATS:-3}" --quiet
+  [ -z "${MACHINE_DIR:-}" ] || cp "$tmp/suite-$platform.out" "$dir/$platform-$P.suite.txt"
   awk -v pf="\`$platform\`, $P" '
     $1 == "model" && $2 == "families" { on = 1; next }
     on && /^trust/ { exit }
     on && NF >= 7 {
       label = $1; sub(/\*/, "\\*", label)
+      for (c = 4; c <= 7; c++) if ($c ~ /^[0-9.]+$/) $c = sprintf("%.3g", $c)
       printf "| %s | %s | %s | %s | %s | %s | %s |\n", pf, label, $3, $4, $5, $6, $7
       pf = "" }' "$tmp/suite-$platform.out"
 done
