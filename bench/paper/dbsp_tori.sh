@@ -61,9 +61,11 @@ hostfile() {
   }'
 }
 
-# levels FILE: "level g L" per D-BSP level of the machine file.
+# levels FILE: "level g L" per D-BSP level of the machine file (its first list,
+# "dbsp": {"levels": ...}; the per-P lists after it repeat them).
 levels() {
-  sed -n 's/.*{"level": \([0-9]*\), "cluster": [0-9]*, "g": \([^,]*\), "L": \([^}]*\)}.*/\1 \2 \3/p' "$1"
+  sed -n 's/.*{"level": \([0-9]*\), "cluster": [0-9]*, "g": \([^,]*\), "L": \([^}]*\)}.*/\1 \2 \3/p' "$1" |
+    awk '$1 == 0 { n++ } n == 1'
 }
 
 for spec in "$@"; do
