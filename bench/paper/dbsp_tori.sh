@@ -15,8 +15,20 @@
 # 1.7 MB (each rank holds two buffers of half the largest). POLYBSP_SMPI_FLAGS
 # passes on, e.g. --cfg=smpi/simulate-computation:no for the network alone.
 # Not a test; a few minutes per platform on 2 cores (P = 1024: about 4 minutes
-# per placement). Prints one Markdown table per platform.
+# per placement). Prints one Markdown table per platform on stdout; progress,
+# and each probe's wall and CPU seconds, on stderr.
+#   bench/paper/dbsp_tori.sh BUILD_DIR                     (both 64-node tori)
+#   POLYBSP_SMPI_FLAGS=--cfg=smpi/simulate-computation:no \
+#     bench/paper/dbsp_tori.sh BUILD_DIR torus-8x8x16:8,8,16   (network alone)
+# Exit status 0; 1 if a probe fails (its last lines on stderr); 2 on bad usage
+# (one line; --help prints this text).
 set -u
+case ${1:-} in
+-h | --help)
+  sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+  exit 0
+  ;;
+esac
 if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
   echo "usage: $0 BUILD_DIR [PLATFORM:DIMS ...]   (a built polybsp build directory)" >&2
   exit 2
@@ -49,9 +61,11 @@ hostfile() {
   }'
 }
 
-# levels FILE: "level g L" per D-BSP level of the machine file.
+# levels FILE: "level g L" per D-BSP level of the machine file (its first list,
+# "dbsp": {"levels": ...}; the per-P lists after it repeat them).
 levels() {
-  sed -n 's/.*{"level": \([0-9]*\), "cluster": [0-9]*, "g": \([^,]*\), "L": \([^}]*\)}.*/\1 \2 \3/p' "$1"
+  sed -n 's/.*{"level": \([0-9]*\), "cluster": [0-9]*, "g": \([^,]*\), "L": \([^}]*\)}.*/\1 \2 \3/p' "$1" |
+    awk '$1 == 0 { n++ } n == 1'
 }
 
 for spec in "$@"; do
@@ -70,9 +84,11 @@ for spec in "$@"; do
     fi
     echo "probing $platform, $procs, $order ..." >&2
     # shellcheck disable=SC2086
-    "$polybsp" probe --engine smpi --platform "$platform" $hosts --quick --quiet \
+    /usr/bin/time -f "%e %U %S" -o "$tmp/time" \
+      "$polybsp" probe --engine smpi --platform "$platform" $hosts --quick --quiet \
       $procs -o "$tmp/$order.json" >"$tmp/$order.out" 2>&1 ||
       { echo "probe failed: $(tail -n 2 "$tmp/$order.out")" >&2; exit 1; }
+    awk '{ printf "  %.0f s wall, %.0f s CPU\n", $1, $2 + $3 }' "$tmp/time" >&2
     levels "$tmp/$order.json" >"$tmp/$order.levels"
   done
   echo

@@ -24,18 +24,33 @@
 # simulation costs, whatever else the machine runs) and peak resident MB of the
 # run (GNU time), simulated us per superstep of polybsp and of the anchor, and
 # their ratio.
-# With BSPonMPI's source present (BSPONMPI_SRC, a directory or a git mirror;
+# With BSPonMPI's source present (BSPONMPI=PATH, or BSPONMPI_SRC: a source
+# directory, a git directory, or a fetched mirror holding one under repo/;
 # default the first /work/.mirror/*bsponmpi*, case aside), scale_bsp.c is also
 # built against BSPonMPI with smpicxx, outside the repository (under WORK), and
-# its sparse, empty and dense supersteps printed beside polybsp's; without it,
-# one line says so. Never commit BSPonMPI's code.
+# the same three phases (ring + random put, empty superstep, total exchange of
+# 1 KiB per pair) printed for both, with polybsp / BSPonMPI, at BSPONMPI_P
+# (default DENSE_P); without it, one line says so. Never commit BSPonMPI's code.
 #
 # Environment: SPARSE_P (default "64 256 1024"; for 4096, SPARSE_P=4096 once:
 # 18 min here), DENSE_P ("16 64"), INPROD_P ("64 256 1024"), each set empty for
 # none; WORK (default a fresh directory under /tmp); POLYBSP_SMPI_FLAGS (more
 # SimGrid options). Large runs are nice'd.
+# Tables on stdout, build notes and failures on stderr. --help prints this
+# text. Exit status 0; 1 if a program does not build; 2 on bad usage (one
+# line). A run that fails is said on stderr and its row left with empty cells.
 set -eu
-build=$(cd "${1:?usage: scale.sh BUILD_DIR [PLATFORM ...]}" && pwd)
+case ${1:-} in
+-h | --help)
+    sed -n '2,/^set -eu/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+esac
+if [ $# -lt 1 ] || [ ! -x "$1/tools/polybsp/polybsp-smpirun" ]; then
+    echo "usage: $0 BUILD_DIR [PLATFORM ...]   (a polybsp build directory with the smpi engine)" >&2
+    exit 2
+fi
+build=$(cd "$1" && pwd)
 shift
 [ $# -gt 0 ] || set -- torus-8x8x16 fattree-256
 src=$(cd "$(dirname -- "$0")/../.." && pwd)
@@ -52,39 +67,52 @@ export POLYBSP_SMPI_FLAGS="--cfg=smpi/simulate-computation:no ${POLYBSP_SMPI_FLA
 "$bspcc" --engine smpi -O2 -o "$work/inprod" "$src/examples/inprod.c" -lm
 smpicc -O2 -o "$work/scale_mpi" "$src/bench/smpi/scale_mpi.c"
 
-# BSPonMPI, when its source is here: every C/C++ file of its src/ (or top
-# directory) compiled with smpicxx into one library.
+# BSPonMPI, when its source is here: the library's own sources (its
+# CMakeLists.txt's BSPONMPI_SOURCES: bsp spmd a2a unbuf rdma bsmp tictoc lincost,
+# util.c; not its unit tests *.t.*, bompiprobe.c or bsc.c) compiled with
+# smpicxx/smpicc into $WORK/bsponmpi, and scale_bsp.c linked against them.
 bsponmpi=
-if [ -z "${BSPONMPI_SRC:-}" ]; then
+[ -n "${BSPONMPI_SRC:-}" ] || BSPONMPI_SRC=${BSPONMPI:-}
+if [ -z "$BSPONMPI_SRC" ]; then
     for d in /work/.mirror/*; do
         case $(basename -- "$d" | tr 'A-Z' 'a-z') in
+        *bsponmpi*.part | *bsponmpi*.tar) ;;
         *bsponmpi*) BSPONMPI_SRC=$d && break ;;
         esac
     done
 fi
-if [ -n "${BSPONMPI_SRC:-}" ] && [ -d "$BSPONMPI_SRC" ]; then
+# A fetched mirror keeps its git directory under repo/.
+[ -z "$BSPONMPI_SRC" ] || [ ! -d "$BSPONMPI_SRC/repo" ] || BSPONMPI_SRC=$BSPONMPI_SRC/repo
+if [ -n "$BSPONMPI_SRC" ] && [ -d "$BSPONMPI_SRC" ]; then
     b=$work/bsponmpi
     rm -rf "$b" && mkdir -p "$b/src"
     if [ -d "$BSPONMPI_SRC/objects" ] || [ -f "$BSPONMPI_SRC/HEAD" ]; then
         git --git-dir="$BSPONMPI_SRC" archive HEAD | tar -x -C "$b/src"
+        rev=$(git --git-dir="$BSPONMPI_SRC" rev-parse --short HEAD)
     else
         cp -R "$BSPONMPI_SRC/." "$b/src"
+        rev=$(git -C "$BSPONMPI_SRC" rev-parse --short HEAD 2>/dev/null || echo "?")
     fi
-    top=$b/src
-    [ -d "$top/src" ] && top=$top/src
-    incs=$(find "$b/src" -name 'bsp.h' -exec dirname {} \; | sort -u | sed 's/^/-I/')
+    defs="-DHAS_CXX11_UNORDERED_MAP -DHAS_CLOCK_GETTIME -DHAS_UNISTD -DBUILDING_DLL"
     ok=1
-    for f in $(find "$top" -maxdepth 1 \( -name '*.c' -o -name '*.cpp' -o -name '*.cc' \)); do
-        smpicxx -O2 -fPIC $incs -I"$top" -c "$f" -o "$b/$(basename "$f").o" 2>>"$b/build.log" || ok=
+    for f in bsp spmd a2a unbuf rdma bsmp tictoc lincost; do
+        # shellcheck disable=SC2086
+        smpicxx -O2 $defs -I"$b/src/include" -I"$b/src/src" -c "$b/src/src/$f.cc" -o "$b/$f.o" \
+            >>"$b/build.log" 2>&1 || ok=
     done
-    if [ -n "$ok" ] && smpicxx -O2 -x c++ $incs -o "$b/scale_bsponmpi" "$src/bench/smpi/scale_bsp.c" \
-        "$b"/*.o 2>>"$b/build.log"; then
+    # shellcheck disable=SC2086
+    smpicc -O2 $defs -I"$b/src/include" -I"$b/src/src" -c "$b/src/src/util.c" -o "$b/util.o" \
+        >>"$b/build.log" 2>&1 || ok=
+    if [ -n "$ok" ] && smpicc -O2 -I"$b/src/include" -c "$src/bench/smpi/scale_bsp.c" \
+        -o "$b/scale_bsp.o" >>"$b/build.log" 2>&1 &&
+        smpicxx -O2 -o "$b/scale_bsponmpi" "$b"/*.o >>"$b/build.log" 2>&1; then
         bsponmpi=$b/scale_bsponmpi
+        echo "scale: BSPonMPI $rev from $BSPONMPI_SRC, built in $b (outside the repository)" >&2
     else
         echo "scale: BSPonMPI from $BSPONMPI_SRC did not build (see $b/build.log); its rows are left out"
     fi
 else
-    echo "scale: BSPonMPI not present (no /work/.mirror/*bsponmpi*, BSPONMPI_SRC unset): its rows are left out"
+    echo "scale: BSPonMPI not present (BSPONMPI unset, no /work/.mirror/*bsponmpi*): its rows are left out"
 fi
 
 # run PLATFORM P PROGRAM ARGS... : the program's output, then "host S rss MB".
@@ -125,15 +153,17 @@ for pf in "$@"; do
             "$(ratio "$db" "$da")" "$(ratio "$db" "$dv")"
     done
     if [ -n "$bsponmpi" ]; then
-        echo "== $pf: BSPonMPI, the same program (scale_bsp.c); simulated us per superstep"
-        printf '%-6s %9s %9s %9s %9s | %9s %9s %9s\n' P host sparse empty dense sparse_bsp empty_bsp \
-            dense_bsp
-        for P in $DENSE_P; do
+        echo "== $pf: BSPonMPI $rev against polybsp, the same program (scale_bsp.c 10 100 5: ring + random put, empty, total exchange of 1 KiB per pair); simulated us per superstep, ratio = polybsp / BSPonMPI"
+        printf '%-5s %8s %8s | %8s %8s %5s | %8s %8s %5s | %8s %8s %5s\n' P wall_bom wall_bsp \
+            sp_bom sp_bsp ratio em_bom em_bsp ratio de_bom de_bsp ratio
+        for P in ${BSPONMPI_P-$DENSE_P}; do
             run "$pf" "$P" "$bsponmpi" 10 100 5
             ho=$(val host) so=$(val bsp_sparse_us) eo=$(val bsp_empty_us) dn=$(val bsp_dense_us)
             run "$pf" "$P" "$work/scale_bsp" 10 100 5
-            printf '%-6s %9s %9s %9s %9s | %9s %9s %9s\n' "$P" "$ho" "$so" "$eo" "$dn" \
-                "$(val bsp_sparse_us)" "$(val bsp_empty_us)" "$(val bsp_dense_us)"
+            hb=$(val host) sb=$(val bsp_sparse_us) eb=$(val bsp_empty_us) db=$(val bsp_dense_us)
+            printf '%-5s %8s %8s | %8s %8s %5s | %8s %8s %5s | %8s %8s %5s\n' "$P" "$ho" "$hb" \
+                "$so" "$sb" "$(ratio "$sb" "$so")" "$eo" "$eb" "$(ratio "$eb" "$eo")" "$dn" "$db" \
+                "$(ratio "$db" "$dn")"
         done
     fi
     echo "== $pf: inprod, n = 100000"
