@@ -16,26 +16,12 @@
  */
 #include <mpi.h>
 
+#include "scale_perm.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void perm_of(int P, unsigned k, int *perm)
-{
-    uint64_t x = 0x9e3779b97f4a7c15u ^ ((uint64_t)k * 0x2545f4914f6cdd1du);
-    for (int i = 0; i < P; i++)
-        perm[i] = i;
-    for (int i = P - 1; i > 0; i--) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        int j = (int)(x % (uint64_t)(i + 1));
-        int t = perm[i];
-        perm[i] = perm[j];
-        perm[j] = t;
-    }
-}
 
 int main(int argc, char **argv)
 {
