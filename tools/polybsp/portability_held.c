@@ -39,10 +39,11 @@ static double drop_setup(cost_trace *t)
  * supersteps differs from that of the program's other traces. */
 static long program_of(held_set *h, const cost_trace *t, const char *path, char *err, size_t errlen)
 {
+    const char *slash = strrchr(t->program, '/'); /* the table shows the file's name */
+    const char *name = slash ? slash + 1 : t->program;
     for (size_t i = 0; i < h->n; i++) {
         held_program *p = &h->programs[i];
-        const char *slash = strrchr(t->program, '/');
-        if (p->procs != t->nprocs || strcmp(p->name, slash ? slash + 1 : t->program) != 0)
+        if (p->procs != t->nprocs || strcmp(p->name, name) != 0)
             continue;
         if (p->nsteps != t->nsteps) {
             snprintf(err, errlen,
@@ -55,8 +56,7 @@ static long program_of(held_set *h, const cost_trace *t, const char *path, char 
     }
     held_program *p = &h->programs[h->n];
     *p = (held_program){.procs = t->nprocs, .nsteps = t->nsteps};
-    const char *slash = strrchr(t->program, '/'); /* the table shows the file's name */
-    snprintf(p->name, sizeof p->name, "%s", slash ? slash + 1 : t->program);
+    snprintf(p->name, sizeof p->name, "%s", name);
     return (long)h->n++;
 }
 
