@@ -30,7 +30,9 @@
 # built against BSPonMPI with smpicxx, outside the repository (under WORK), and
 # the same three phases (ring + random put, empty superstep, total exchange of
 # 1 KiB per pair) printed for both, with polybsp / BSPonMPI, at BSPONMPI_P
-# (default DENSE_P); without it, one line says so. Never commit BSPonMPI's code.
+# (default DENSE_P), BSPONMPI_ARGS supersteps of each phase (default "10 100 5";
+# every BSPonMPI superstep is several all-to-alls, so at P = 256 use fewer,
+# e.g. "1 2 2"); without it, one line says so. Never commit BSPonMPI's code.
 #
 # Environment: SPARSE_P (default "64 256 1024"; for 4096, SPARSE_P=4096 once:
 # 18 min here), DENSE_P ("16 64"), INPROD_P ("64 256 1024"), each set empty for
@@ -61,6 +63,10 @@ mkdir -p "$work"
 SPARSE_P=${SPARSE_P-"64 256 1024"}
 DENSE_P=${DENSE_P-"16 64"}
 INPROD_P=${INPROD_P-"64 256 1024"}
+BSPONMPI_ARGS=${BSPONMPI_ARGS:-"10 100 5"}
+case $BSPONMPI_ARGS in
+*[!0-9\ ]* | "") echo "scale: BSPONMPI_ARGS must be three counts, e.g. \"1 2 2\" (got '$BSPONMPI_ARGS')" >&2 && exit 2 ;;
+esac
 export POLYBSP_SMPI_FLAGS="--cfg=smpi/simulate-computation:no ${POLYBSP_SMPI_FLAGS:-}"
 
 "$bspcc" --engine smpi -O2 -o "$work/scale_bsp" "$src/bench/smpi/scale_bsp.c"
@@ -153,13 +159,15 @@ for pf in "$@"; do
             "$(ratio "$db" "$da")" "$(ratio "$db" "$dv")"
     done
     if [ -n "$bsponmpi" ]; then
-        echo "== $pf: BSPonMPI $rev against polybsp, the same program (scale_bsp.c 10 100 5: ring + random put, empty, total exchange of 1 KiB per pair); simulated us per superstep, ratio = polybsp / BSPonMPI"
+        echo "== $pf: BSPonMPI $rev against polybsp, the same program (scale_bsp.c $BSPONMPI_ARGS: ring + random put, empty, total exchange of 1 KiB per pair); simulated us per superstep, ratio = polybsp / BSPonMPI"
         printf '%-5s %8s %8s | %8s %8s %5s | %8s %8s %5s | %8s %8s %5s\n' P wall_bom wall_bsp \
             sp_bom sp_bsp ratio em_bom em_bsp ratio de_bom de_bsp ratio
         for P in ${BSPONMPI_P-$DENSE_P}; do
-            run "$pf" "$P" "$bsponmpi" 10 100 5
+            # shellcheck disable=SC2086 # three counts
+            run "$pf" "$P" "$bsponmpi" $BSPONMPI_ARGS
             ho=$(val host) so=$(val bsp_sparse_us) eo=$(val bsp_empty_us) dn=$(val bsp_dense_us)
-            run "$pf" "$P" "$work/scale_bsp" 10 100 5
+            # shellcheck disable=SC2086
+            run "$pf" "$P" "$work/scale_bsp" $BSPONMPI_ARGS
             hb=$(val host) sb=$(val bsp_sparse_us) eb=$(val bsp_empty_us) db=$(val bsp_dense_us)
             printf '%-5s %8s %8s | %8s %8s %5s | %8s %8s %5s | %8s %8s %5s\n' "$P" "$ho" "$hb" \
                 "$so" "$sb" "$(ratio "$sb" "$so")" "$eo" "$eb" "$(ratio "$eb" "$eo")" "$dn" "$db" \

@@ -1,7 +1,8 @@
 /* scale_bsp.c — the supersteps of bench/smpi/scale.sh, on polybsp: simulated
  * time per superstep of each kind, for the simulator's clock (the smpi engine).
  *
- *   scale_bsp [NSPARSE [NEMPTY [NDENSE [BYTES]]]]     (defaults 10 100 0 1024)
+ *   scale_bsp [NSPARSE [NEMPTY [NDENSE [BYTES [put|hpput]]]]]
+ *                                          (defaults 10 100 0 1024 put)
  *
  * Phases, each after a sync that lines the processes up:
  *   sparse: NSPARSE supersteps, each process s puts BYTES to (s + 1) mod P and
@@ -10,7 +11,9 @@
  *           the same traffic with Isend/Irecv/Waitall + MPI_Barrier);
  *   empty:  NEMPTY supersteps without communication;
  *   dense:  NDENSE supersteps, each process puts BYTES to every other (a total
- *           exchange; scale_mpi.c: MPI_Alltoall).
+ *           exchange; scale_mpi.c: MPI_Alltoall), by bsp_put or, when the
+ *           fifth argument says so, bsp_hpput (whose data the MPI engine
+ *           moves apart from the records from 16 KiB).
  * Process 0 prints, for each phase run,
  *   result bsp_<phase>_us <simulated us per superstep>
  * and the data each phase left is checked (CONFORMANCE FAILURE otherwise).
@@ -29,8 +32,10 @@ int main(int argc, char **argv)
     int P = bsp_nprocs(), s = bsp_pid();
     long nsparse = argc > 1 ? atol(argv[1]) : 10, nempty = argc > 2 ? atol(argv[2]) : 100;
     long ndense = argc > 3 ? atol(argv[3]) : 0, m = argc > 4 ? atol(argv[4]) : 1024;
-    if (nsparse < 0 || nempty < 0 || ndense < 0 || m < 8)
-        bsp_abort("scale_bsp: bad arguments (NSPARSE NEMPTY NDENSE >= 0, BYTES >= 8)");
+    int hp = argc > 5 && strcmp(argv[5], "hpput") == 0;
+    if (nsparse < 0 || nempty < 0 || ndense < 0 || m < 8 ||
+        (argc > 5 && !hp && strcmp(argv[5], "put") != 0))
+        bsp_abort("scale_bsp: bad arguments (NSPARSE NEMPTY NDENSE >= 0, BYTES >= 8, put|hpput)");
     int *perm = malloc((size_t)P * sizeof *perm);
     char *src = malloc((size_t)m), *ring = calloc(2, (size_t)m);
     char *dense = ndense ? calloc((size_t)P, (size_t)m) : NULL;
@@ -56,7 +61,9 @@ int main(int argc, char **argv)
     double t2 = bsp_time();
     for (long k = 0; k < ndense; k++) {
         for (int d = 0; d < P; d++)
-            if (d != s)
+            if (d != s && hp)
+                bsp_hpput(d, src, dense, (int)(s * m), (int)m);
+            else if (d != s)
                 bsp_put(d, src, dense, (int)(s * m), (int)m);
         bsp_sync();
     }

@@ -512,6 +512,17 @@ static const char *put_call(unsigned kind, uint32_t slot)
     return kind == CORE_REC_PUT ? "bsp_put" : "bsp_hpput";
 }
 
+char *core_rec_target(core_proc *p, long src_pid, const core_rec_view *r)
+{
+    core_place at = core_rec_place(p->ctx, r);
+    if (r->offset > at.size || r->size > at.size - r->offset)
+        core_fatal_as(src_pid, p->step, put_call(r->kind, r->slot),
+                      "offset %llu + size %llu exceeds the %zu bytes registered on process %d",
+                      (unsigned long long)r->offset, (unsigned long long)r->size, at.size,
+                      p->ctx->pid);
+    return at.base + r->offset;
+}
+
 void core_apply_records(core_proc *p, long src_pid, const char *data_start, size_t len)
 {
     core_ctx *c = p->ctx;
@@ -526,25 +537,10 @@ void core_apply_records(core_proc *p, long src_pid, const char *data_start, size
             core_msgq_push(&c->in, r.data, ts, r.data + CORE_ALIGN8(ts), r.size);
             p->tr.bytes_in += ts;
         } else {
-            char *base;
-            size_t size;
-            if (r.slot == CORE_COLL_SLOT) {
-                base = c->coll_buf;
-                size = c->coll_size;
-            } else {
-                base = (char *)c->reg.slots[r.slot].addr;
-                size = c->reg.slots[r.slot].size;
-            }
-            if (r.offset > size || r.size > size - r.offset)
-                core_fatal_as(src_pid, p->step, put_call(r.kind, r.slot),
-                              "offset %llu + size %llu exceeds the %zu bytes registered on "
-                              "process %d",
-                              (unsigned long long)r.offset, (unsigned long long)r.size, size,
-                              c->pid);
             const void *from = r.data;
             if (r.kind == CORE_REC_HPPUT)
                 memcpy(&from, r.data, sizeof from);
-            char *to = base + r.offset;
+            char *to = core_rec_target(p, src_pid, &r);
             if (r.slot == CORE_COLL_SLOT)
                 core_trace_dest(&p->tr, to, r.size);
             else

@@ -320,6 +320,25 @@ void core_apply_records(core_proc *p, long src_pid, const char *data, size_t len
  * (core_apply_records; an engine that lands some records itself applies the
  * rest so, having traced the source once). */
 void core_deliver(core_proc *p, long src_pid, const char *data, size_t len);
+/* Where a put's or hpput's record lands on this process: the registered area
+ * (or the collective's buffer) its slot names, whose first size bytes it may
+ * write from offset on. Every landing path reads it here (core_apply_records,
+ * an engine's receives straight into place). */
+typedef struct core_place {
+    char *base;
+    size_t size;
+} core_place;
+
+static inline core_place core_rec_place(const core_ctx *c, const core_rec_view *r)
+{
+    if (r->slot == CORE_COLL_SLOT)
+        return (core_place){(char *)c->coll_buf, c->coll_size};
+    return (core_place){(char *)c->reg.slots[r->slot].addr, c->reg.slots[r->slot].size};
+}
+
+/* Where put or hpput record r from process src_pid lands on p; a place beyond
+ * the area registered there stops the run, blaming src_pid. */
+char *core_rec_target(core_proc *p, long src_pid, const core_rec_view *r);
 /* Counts a record that landed, from another process (other) or from this one:
  * its bytes and one message in, and, from another, an hpput's bytes in
  * hp_bytes_in and a message's (tag included) in send_bytes_in
