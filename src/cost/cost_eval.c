@@ -243,7 +243,7 @@ int cost_eval_run(const cost_eval_opts *o, cost_trace *t, cost_machine *m, cost_
 {
     *r = (cost_eval){.nsteps = t->nsteps, .faults = o->faults};
     int rc = from_elsewhere(o, t, m, r, err, errlen);
-    if (rc == 0)
+    if (rc == 0 && !(o->overall_line && cost_machine_procs_fit(m, t->nprocs) == NULL))
         rc = cost_eval_line(m, t->nprocs, o->trace, o->machine, &r->fit_procs, err, errlen);
     if (rc == 0)
         rc = check_inputs(o, t, m, r, err, errlen);

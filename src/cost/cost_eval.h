@@ -67,6 +67,9 @@ typedef struct cost_eval_opts {
     int faults_asked;        /* then its costs must be in m */
     int explain;             /* t ran on m, whatever its host says */
     int oversubscribed_fits; /* use a line or levels fitted beyond m's cores */
+    /* A P that m has no line of its own for takes m's overall line instead of
+     * an error (the demo: its probe leaves out a P whose fit is noise). */
+    int overall_line;
 } cost_eval_opts;
 
 typedef struct cost_eval {

@@ -112,6 +112,26 @@ static void eval_lines(void)
     done(&x);
 }
 
+/* overall_line (the demo's): the trace of P = 3, which machine_dbsp_procs.json
+ * has no line for, takes the overall line, g 1e-9 and L 1e-5. h_operator sum:
+ * h = max over processes of bytes out + in, 20, 40, 20, 30 in the four
+ * supersteps; w 1e-3 each: BSP 4 (1e-3 + 1e-5) + 1e-9 x 110 = 4.04011e-3. A P
+ * that has a line keeps it. */
+static void eval_overall_line(void)
+{
+    struct run x = {.o = {.all = 1, .overall_line = 1}};
+    CHECK(eval(&x, "relations3.jsonl", "machine_dbsp_procs.json") == 0);
+    CHECK(x.r.fit_procs == 0 && x.m.g == 1e-9 && x.m.L == 1e-5);
+    NEAR(x.r.model_total[COST_EVAL_BSP], 4.04011e-3);
+    done(&x);
+
+    x.o.oversubscribed_fits = 1;
+    CHECK(eval(&x, "two_pairs_cores8.jsonl", "machine_dbsp_procs.json") == 0);
+    CHECK(x.r.fit_procs == 4);
+    NEAR(x.r.model_total[COST_EVAL_BSP], 4.08e-3);
+    done(&x);
+}
+
 /* --against makes the trace one from elsewhere (its work scaled to the
  * target), and must be a run of its shape: faults.jsonl has P = 2, the trace
  * P = 4. */
@@ -133,6 +153,7 @@ static const struct test_case cases[] = {
     {"eval_faults_without_costs", eval_faults_without_costs},
     {"eval_asked_unavailable", eval_asked_unavailable},
     {"eval_lines", eval_lines},
+    {"eval_overall_line", eval_overall_line},
     {"eval_against_shape", eval_against_shape},
 };
 

@@ -65,6 +65,9 @@ const char *const cmd_demo_help[] = {
 
 enum { NPROCS = 4, MAX_SIZES = 2 };
 static const int demo_procs[NPROCS] = {1, 2, 4, 8};
+/* Probes run before a P that the probe could not fit is given the fit over
+ * every P (first_uncalibrated). */
+enum { PROBE_TRIES = 3 };
 
 /* The models fed the trace (cost_eval_models' indices); MODEL, formula (3), is
  * fft_formula3. */
@@ -149,6 +152,16 @@ struct row {
     int have[NMODELS];
 };
 
+/* The first P > 1 of the runs that machine m has no line of its own for
+ * (by_procs), or 0 when every one has. */
+static int first_uncalibrated(const cost_machine *m)
+{
+    for (int i = 0; i < NPROCS; i++)
+        if (demo_procs[i] > 1 && cost_machine_procs_fit(m, demo_procs[i]) == NULL)
+            return demo_procs[i];
+    return 0;
+}
+
 /* REAL and the rows fed trace t as predict evaluates them (cost_eval_run: the
  * line of job's P, P = 1 keeping the line over all P; faults charged), and
  * MODEL from that line's g and L. 0, or 1 after the line that says why not. */
@@ -161,7 +174,8 @@ static int evaluate(const cost_machine *m, const char *machine_path, cost_trace 
                         .machine = machine_path,
                         .all = 1,
                         .faults = COST_FAULTS_KIND,
-                        .explain = 1}; /* the runs are on the machine just probed */
+                        .explain = 1,       /* the runs are on the machine just probed */
+                        .overall_line = 1}; /* a P the probe could not fit */
     cost_eval e;
     char err[4096 + 512];
     int rc = cost_eval_run(&o, t, &at, &e, err, sizeof err);
@@ -345,15 +359,28 @@ static int demo_steps(int argc, char **argv, probe_options *po, bool quiet, cons
     tool_progress_init(&progress, "demo", quiet);
     o.progress = tool_progress_probe;
     o.ctx = &progress;
-    bsp_init(probe_spmd, argc, argv);
-    int status = probe_run(&o, null, err, sizeof err);
-    tool_progress_end(&progress);
+    static cost_machine m; /* static: a machine file's tables are large */
+    int uncalibrated = 0;
+    for (int attempt = 1; attempt <= PROBE_TRIES; attempt++) {
+        bsp_init(probe_spmd, argc, argv);
+        int status = probe_run(&o, null, err, sizeof err);
+        tool_progress_end(&progress);
+        if (status != 0 || cost_machine_read(machine_path, &m, err, sizeof err) != 0) {
+            fclose(null);
+            return fail("probe", err);
+        }
+        uncalibrated = first_uncalibrated(&m);
+        if (!uncalibrated)
+            break;
+        /* The probe leaves out a P whose fit is noise (g <= 0): on a loaded
+         * machine, mostly the most oversubscribed one. */
+        printf("        P = %d: the timings were mostly noise (g <= 0)%s\n", uncalibrated,
+               attempt < PROBE_TRIES ? "; probing again" : "");
+        fflush(stdout);
+    }
     fclose(null);
-    if (status != 0)
-        return fail("probe", err);
-    cost_machine m;
-    if (cost_machine_read(machine_path, &m, err, sizeof err) != 0)
-        return fail("probe", err);
+    if (uncalibrated)
+        printf("        the P without a line of their own use the fit over every P\n");
     for (size_t i = 0; i < m.nbyprocs; i++)
         printf("        P = %d%s: g = %.3e s/byte, L = %.3e s\n", m.byprocs[i].procs,
                m.byprocs[i].oversubscribed ? " (oversubscribed)" : "", m.byprocs[i].g,
