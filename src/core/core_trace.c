@@ -411,7 +411,7 @@ static void set_count(core_trace_value *v, int present, uint64_t n)
     v->v.n = n;
 }
 
-static void set_seconds(core_trace_value *v, int present, double x)
+static void set_number(core_trace_value *v, int present, double x)
 {
     v->present = present;
     v->v.x = x;
@@ -436,10 +436,10 @@ static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
     set_text(&v[CORE_TF_GROUP], r->group);
     set_count(&v[CORE_TF_OP], core_kind_is_collective((core_step_kind)r->kind), r->op);
     set_text(&v[CORE_TF_ALG], r->alg);
-    set_seconds(&v[CORE_TF_W], 1, r->w > 0 ? r->w : 0.0);
-    set_seconds(&v[CORE_TF_CPU], r->cpu >= 0, r->cpu);
-    set_seconds(&v[CORE_TF_COPY], r->copy >= 0, r->copy);
-    set_seconds(&v[CORE_TF_SETUP], r->setup > 0, r->setup);
+    set_number(&v[CORE_TF_W], 1, r->w > 0 ? r->w : 0.0);
+    set_number(&v[CORE_TF_CPU], r->cpu >= 0, r->cpu);
+    set_number(&v[CORE_TF_COPY], r->copy >= 0, r->copy);
+    set_number(&v[CORE_TF_SETUP], r->setup > 0, r->setup);
     v[CORE_TF_OPS].present = 1; /* the kinds not declared (-1) are left out */
     memcpy(v[CORE_TF_OPS].v.amounts, r->ops, sizeof r->ops);
     set_count(&v[CORE_TF_BYTES_OUT], 1, r->bytes_out);
@@ -459,8 +459,22 @@ static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
     v[CORE_TF_FROM].present = 1;
     v[CORE_TF_FROM].v.list.pids = r->from;
     v[CORE_TF_FROM].v.list.npids = r->nfrom;
-    set_seconds(&v[CORE_TF_T_ENTER], 1, r->t_enter);
-    set_seconds(&v[CORE_TF_T_EXIT], 1, r->t_exit);
+    set_number(&v[CORE_TF_T_ENTER], 1, r->t_enter);
+    set_number(&v[CORE_TF_T_EXIT], 1, r->t_exit);
+}
+
+/* JSON string contents: a user's program name, a host name, a bsp_abort text. */
+static void write_json_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
 }
 
 /* A line is written with the stream locked once (write_record) and the
@@ -507,9 +521,11 @@ static void write_value(FILE *f, const core_trace_field *d, const core_trace_val
     }
     put_key(f, first, d->key);
     switch (d->type) {
+    case CORE_TT_VERSION:
     case CORE_TT_COUNT:
     case CORE_TT_PID: put_count(f, v->v.n); break;
     /* The library's own names and part paths: nothing to escape. */
+    case CORE_TT_FORMAT:
     case CORE_TT_KIND:
     case CORE_TT_PATH:
     case CORE_TT_NAME:
@@ -517,6 +533,12 @@ static void write_value(FILE *f, const core_trace_field *d, const core_trace_val
         put_text(f, v->v.s);
         putc_unlocked('"', f);
         break;
+    case CORE_TT_TEXT:
+        putc_unlocked('"', f);
+        write_json_text(f, v->v.s);
+        putc_unlocked('"', f);
+        break;
+    case CORE_TT_RATE: fprintf(f, "%.6g", v->v.x); break;
     case CORE_TT_SECONDS: fprintf(f, "%.9g", v->v.x); break;
     case CORE_TT_CLOCK: fprintf(f, "%.9f", v->v.x); break;
     default: /* CORE_TT_PIDS: pids >= 0 */
@@ -530,68 +552,62 @@ static void write_value(FILE *f, const core_trace_field *d, const core_trace_val
     }
 }
 
-static void write_record(FILE *f, int pid, const core_trace_rec *r)
+/* One line: the n fields of a schema table that v says are present, in the
+ * table's order. */
+static void write_line(FILE *f, const core_trace_field *fields, int n, const core_trace_value *v)
 {
-    core_trace_value v[CORE_TF_COUNT];
-    record_values(r, pid, v);
     int first = 1;
     flockfile(f);
     putc_unlocked('{', f);
-    for (int id = 0; id < CORE_TF_COUNT; id++)
+    for (int id = 0; id < n; id++)
         if (v[id].present)
-            write_value(f, core_trace_field_of((core_trace_field_id)id), &v[id], &first);
+            write_value(f, &fields[id], &v[id], &first);
     put_text(f, "}\n");
     funlockfile(f);
 }
 
-/* JSON string contents: the reason is a user's bsp_abort text. */
-static void write_json_text(FILE *f, const char *s)
+static void write_record(FILE *f, int pid, const core_trace_rec *r)
 {
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(f, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(f, "\\u%04x", c);
-        else
-            fputc(c, f);
-    }
+    core_trace_value v[CORE_TF_COUNT];
+    record_values(r, pid, v);
+    write_line(f, core_trace_record_fields(), CORE_TF_COUNT, v);
 }
 
 /* The machine a run's trace comes from: its name (under SMPI, the platform's,
  * as the probe names a simulated machine), cores and DAXPY rate, so that a
- * prediction for another machine can scale its work (predict --machine). */
-static void write_machine(FILE *f)
+ * prediction for another machine can scale its work (predict --machine). The
+ * name goes into host, cap bytes of zeros (gethostname may leave a name that
+ * does not fit unterminated). */
+static void machine_values(core_trace_value *v, char *host, size_t cap)
 {
-    char host[256] = "";
 #ifdef POLYBSP_SMPI
     const char *platform = getenv("POLYBSP_SMPI_PLATFORM");
-    snprintf(host, sizeof host, "%s", platform ? platform : "");
+    snprintf(host, cap, "%s", platform ? platform : "");
 #else
-    if (gethostname(host, sizeof host - 1) != 0)
+    if (gethostname(host, cap - 1) != 0)
         host[0] = '\0';
 #endif
-    fprintf(f, ",\"host\":\"");
-    write_json_text(f, host);
-    fprintf(f, "\",\"cores\":%ld", sysconf(_SC_NPROCESSORS_ONLN));
+    set_text(&v[CORE_TH_HOST], host);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    set_count(&v[CORE_TH_CORES], cores > 0, (uint64_t)cores);
     double rate = core_rate_here();
-    if (rate > 0)
-        fprintf(f, ",\"rate\":%.6g", rate);
+    set_number(&v[CORE_TH_RATE], rate > 0, rate);
 }
 
 /* The header; with the machine (measured once, when the run's records are
  * written: never inside the traced part). */
 static void write_header(FILE *f, const core_run *run, int machine)
 {
-    fprintf(f,
-            "{\"format\":\"polybsp-trace\",\"version\":1,\"nprocs\":%d,\"engine\":\"%s\","
-            "\"program\":\"",
-            run->nprocs, eng_name());
-    write_json_text(f, run->program ? run->program : "");
-    fprintf(f, "\"");
+    core_trace_value v[CORE_TH_COUNT] = {{0}};
+    char host[256] = "";
+    set_text(&v[CORE_TH_FORMAT], CORE_TRACE_FORMAT);
+    set_count(&v[CORE_TH_VERSION], 1, CORE_TRACE_VERSION);
+    set_count(&v[CORE_TH_NPROCS], 1, (uint64_t)run->nprocs);
+    set_text(&v[CORE_TH_ENGINE], eng_name());
+    set_text(&v[CORE_TH_PROGRAM], run->program ? run->program : "");
     if (machine)
-        write_machine(f);
-    fprintf(f, "}\n");
+        machine_values(v, host, sizeof host);
+    write_line(f, core_trace_header_fields(), CORE_TH_COUNT, v);
 }
 
 void core_trace_write_records(FILE *f, const core_proc *p)

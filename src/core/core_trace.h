@@ -6,8 +6,8 @@
  * threads only when complete (records live in blocks that never move, and a
  * counter publishes them), so core_trace_write may run from any thread, also while
  * the others still run after a fatal error, and writes exactly the supersteps that
- * finished. The format is docs/formats.md, "Trace" (JSON Lines, version 1); a
- * record's fields are core_trace_schema.h's.
+ * finished. The format is docs/formats.md, "Trace" (JSON Lines, version 1); the
+ * header's and a record's fields are core_trace_schema.h's.
  */
 #ifndef POLYBSP_CORE_TRACE_H
 #define POLYBSP_CORE_TRACE_H

@@ -75,62 +75,22 @@ static void copy_cut(char *dst, size_t cap, const char *src)
     dst[n] = '\0';
 }
 
-/* The machine the run took place on, optional (writers before 2026-11-28 did
- * not say): its name, cores and DAXPY rate (0 when absent). */
-static int read_source(cost_jctx *c, const json_t *obj, cost_trace *t)
-{
-    t->host[0] = '\0';
-    t->cores = 0;
-    t->rate = 0;
-    json_t *v = json_object_get(obj, "host");
-    if (v != NULL) {
-        if (!json_is_string(v))
-            return cost_jfail(c, "host", "expected a string");
-        copy_cut(t->host, sizeof t->host, json_string_value(v));
-    }
-    long long cores;
-    if (json_object_get(obj, "cores") != NULL) {
-        if (cost_jint(c, obj, "cores", 1, INT_MAX, &cores) < 0)
-            return -1;
-        t->cores = (int)cores;
-    }
-    if (json_object_get(obj, "rate") != NULL && cost_jnum(c, obj, "rate", COST_POS, &t->rate) < 0)
-        return -1;
-    return 0;
-}
-
+/* The header as the schema reads it; of the machine the run took place on
+ * (writers before 2026-11-28 did not say), "", 0 and 0 when absent. */
 static int read_header(reader *rd, const json_t *obj)
 {
     cost_jctx c = ctx_for(rd);
-    const char *want_format = "\"polybsp-trace\"";
-    json_t *v = cost_jget(&c, obj, "format", want_format);
-    if (v == NULL)
+    core_trace_value v[CORE_TH_COUNT];
+    if (cost_trace_read_header(&c, obj, v) < 0)
         return -1;
-    if (!json_is_string(v) || strcmp(json_string_value(v), "polybsp-trace") != 0)
-        return cost_jfail(&c, "format", "expected %s", want_format);
-    v = cost_jget(&c, obj, "version", "the integer 1");
-    if (v == NULL)
-        return -1;
-    if (!json_is_integer(v))
-        return cost_jfail(&c, "version", "expected the integer 1");
-    if (json_integer_value(v) != COST_TRACE_VERSION)
-        return cost_jfail(&c, "version", "version %lld is not supported (expected %d)",
-                          (long long)json_integer_value(v), COST_TRACE_VERSION);
-    long long nprocs;
-    if (cost_jint(&c, obj, "nprocs", 1, INT_MAX, &nprocs) < 0)
-        return -1;
-    if (cost_jstr(&c, obj, "engine", rd->t->engine, sizeof rd->t->engine) < 0)
-        return -1;
-    v = cost_jget(&c, obj, "program", "a string");
-    if (v == NULL)
-        return -1;
-    if (!json_is_string(v))
-        return cost_jfail(&c, "program", "expected a string");
-    copy_cut(rd->t->program, sizeof rd->t->program, json_string_value(v));
-    if (read_source(&c, obj, rd->t) < 0)
-        return -1;
-    rd->t->version = COST_TRACE_VERSION;
-    rd->t->nprocs = (int)nprocs;
+    cost_trace *t = rd->t;
+    t->version = CORE_TRACE_VERSION;
+    t->nprocs = (int)v[CORE_TH_NPROCS].v.n;
+    copy_cut(t->engine, sizeof t->engine, v[CORE_TH_ENGINE].v.s); /* it fits */
+    copy_cut(t->program, sizeof t->program, v[CORE_TH_PROGRAM].v.s);
+    copy_cut(t->host, sizeof t->host, v[CORE_TH_HOST].present ? v[CORE_TH_HOST].v.s : "");
+    t->cores = v[CORE_TH_CORES].present ? (int)v[CORE_TH_CORES].v.n : 0;
+    t->rate = v[CORE_TH_RATE].present ? v[CORE_TH_RATE].v.x : 0;
     return 0;
 }
 

@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define COST_TRACE_VERSION 1
 /* The most part indices a group path may have: the library records levels in a
  * byte, and the bound keeps the recursive walks of the structure shallow. */
 #define COST_MAX_DEPTH CORE_TRACE_DEPTH_MAX
@@ -73,7 +72,7 @@ typedef struct cost_rec {
 typedef struct cost_trace {
     int version;
     int nprocs;
-    char engine[32];
+    char engine[CORE_TRACE_ENGINE_MAX + 1];
     char program[256];
     /* The machine the run took place on (the header's "host", "cores" and
      * "rate"): "", 0 and 0 when the trace does not say. */

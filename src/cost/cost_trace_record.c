@@ -1,8 +1,10 @@
-/* cost_trace_record — one record line against the schema (see cost_trace_record.h).
+/* cost_trace_record — one header or record line against the schema (see
+ * cost_trace_record.h).
  *
  * Each field is read into a core_trace_value as its type and limit say; the
  * record is made from the values once all are valid, so the messages of a
- * type or limit are worded once whatever field has it.
+ * type or limit are worded once whatever field, of the header or a record,
+ * has it.
  */
 #include "cost/cost_trace_record.h"
 
@@ -15,32 +17,84 @@ typedef struct line {
     cost_jctx *c;
     const json_t *obj;
     int nprocs;
-    core_trace_value v[CORE_TF_COUNT];
-    int32_t *from; /* the pids of "from", which the record takes even on a defect */
+    const core_trace_field *fields; /* the schema's table the line is read against */
+    int nfields;
+    core_trace_value *v; /* nfields, indexed as fields */
+    int32_t *from;       /* the pids of "from", which the record takes even on a defect */
 } line;
 
-static const char *key_of(core_trace_field_id id) { return core_trace_field_of(id)->key; }
+static const char *key_of(const line *l, int id) { return l->fields[id].key; }
 
-static int read_count(line *l, core_trace_field_id id, long long lo, long long hi)
+static int read_count(line *l, int id, long long lo, long long hi)
 {
     long long n;
-    if (cost_jint(l->c, l->obj, key_of(id), lo, hi, &n) < 0)
+    if (cost_jint(l->c, l->obj, key_of(l, id), lo, hi, &n) < 0)
         return -1;
     l->v[id].v.n = (uint64_t)n;
     return 0;
 }
 
+static int read_format(line *l, int id)
+{
+    const char *want = "\"" CORE_TRACE_FORMAT "\"";
+    json_t *v = cost_jget(l->c, l->obj, key_of(l, id), want);
+    if (v == NULL)
+        return -1;
+    if (!json_is_string(v) || strcmp(json_string_value(v), CORE_TRACE_FORMAT) != 0)
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
+    l->v[id].v.s = json_string_value(v);
+    return 0;
+}
+
+/* A reader knows one version: a trace of another may mean other things by
+ * the same members, so it is refused rather than misread. */
+static int read_version(line *l, int id)
+{
+    char want[32];
+    snprintf(want, sizeof want, "the integer %d", CORE_TRACE_VERSION);
+    json_t *v = cost_jget(l->c, l->obj, key_of(l, id), want);
+    if (v == NULL)
+        return -1;
+    if (!json_is_integer(v))
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
+    if (json_integer_value(v) != CORE_TRACE_VERSION)
+        return cost_jfail(l->c, key_of(l, id), "version %lld is not supported (expected %d)",
+                          (long long)json_integer_value(v), CORE_TRACE_VERSION);
+    l->v[id].v.n = CORE_TRACE_VERSION;
+    return 0;
+}
+
+/* Any string, or with the ENGINE limit one of at most CORE_TRACE_ENGINE_MAX
+ * bytes, which is refused beyond that rather than cut: an engine's name is
+ * compared with a machine file's. */
+static int read_text(line *l, int id)
+{
+    char want[64] = "a string";
+    size_t most = SIZE_MAX;
+    if (l->fields[id].limit == CORE_TL_ENGINE) {
+        most = CORE_TRACE_ENGINE_MAX;
+        snprintf(want, sizeof want, "a string of at most %zu bytes", most);
+    }
+    json_t *v = cost_jget(l->c, l->obj, key_of(l, id), want);
+    if (v == NULL)
+        return -1;
+    if (!json_is_string(v) || json_string_length(v) > most)
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
+    l->v[id].v.s = json_string_value(v);
+    return 0;
+}
+
 /* The kind: its name as written, which a kind no schema row names keeps. */
-static int read_kind(line *l, core_trace_field_id id)
+static int read_kind(line *l, int id)
 {
     char want[64];
     snprintf(want, sizeof want, "a string of 1 to %d bytes", CORE_TRACE_KIND_MAX);
-    json_t *v = cost_jget(l->c, l->obj, key_of(id), want);
+    json_t *v = cost_jget(l->c, l->obj, key_of(l, id), want);
     if (v == NULL)
         return -1;
     if (!json_is_string(v) || json_string_length(v) == 0 ||
         json_string_length(v) > CORE_TRACE_KIND_MAX)
-        return cost_jfail(l->c, key_of(id), "expected %s", want);
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
     l->v[id].v.s = json_string_value(v);
     return 0;
 }
@@ -64,11 +118,11 @@ static int valid_path(const char *s, size_t len)
     return depth > 0;
 }
 
-static int read_path(line *l, core_trace_field_id id)
+static int read_path(line *l, int id)
 {
-    const json_t *v = json_object_get(l->obj, key_of(id));
+    const json_t *v = json_object_get(l->obj, key_of(l, id));
     if (!json_is_string(v) || !valid_path(json_string_value(v), json_string_length(v)))
-        return cost_jfail(l->c, key_of(id),
+        return cost_jfail(l->c, key_of(l, id),
                           "expected a path of 1 to %d part indices such as \"0/1\"",
                           CORE_TRACE_DEPTH_MAX);
     l->v[id].v.s = json_string_value(v);
@@ -77,25 +131,25 @@ static int read_path(line *l, core_trace_field_id id)
 
 /* A name of lower-case letters, digits and '_': CCM joins the "alg" to the kind
  * as the name of a cost function ("bcast.twophase"). */
-static int read_name(line *l, core_trace_field_id id)
+static int read_name(line *l, int id)
 {
     char want[80];
     snprintf(want, sizeof want, "a name of 1 to %d lower-case letters, digits or '_'",
              CORE_TRACE_ALG_MAX);
-    const json_t *v = json_object_get(l->obj, key_of(id));
+    const json_t *v = json_object_get(l->obj, key_of(l, id));
     if (!json_is_string(v) || json_string_length(v) == 0 ||
         json_string_length(v) > CORE_TRACE_ALG_MAX)
-        return cost_jfail(l->c, key_of(id), "expected %s", want);
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
     const char *s = json_string_value(v);
     for (const char *q = s; *q; q++)
         if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
-            return cost_jfail(l->c, key_of(id), "expected %s", want);
+            return cost_jfail(l->c, key_of(l, id), "expected %s", want);
     l->v[id].v.s = s;
     return 0;
 }
 
 /* Each kind of operation is a member of its own, optional (-1 when absent). */
-static int read_amounts(line *l, core_trace_field_id id)
+static int read_amounts(line *l, int id)
 {
     core_trace_value *v = &l->v[id];
     for (int k = 0; k < CORE_OPS_KINDS; k++) {
@@ -107,22 +161,22 @@ static int read_amounts(line *l, core_trace_field_id id)
     return 0;
 }
 
-static int read_pids(line *l, core_trace_field_id id, int other_than)
+static int read_pids(line *l, int id, int other_than)
 {
     char want[128];
     int n =
         snprintf(want, sizeof want, "an ascending array of distinct pids in [0,%d]", l->nprocs - 1);
     if (other_than >= 0)
         snprintf(want + n, sizeof want - (size_t)n, " other than %d", other_than);
-    json_t *a = cost_jget(l->c, l->obj, key_of(id), want);
+    json_t *a = cost_jget(l->c, l->obj, key_of(l, id), want);
     if (a == NULL)
         return -1;
     if (!json_is_array(a))
-        return cost_jfail(l->c, key_of(id), "expected %s", want);
+        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
     size_t len = json_array_size(a);
     int32_t *pids = len > 0 ? malloc(len * sizeof *pids) : NULL;
     if (len > 0 && pids == NULL)
-        return cost_jfail(l->c, key_of(id), "out of memory");
+        return cost_jfail(l->c, key_of(l, id), "out of memory");
     l->from = pids;
     l->v[id].v.list.pids = pids;
     l->v[id].v.list.npids = len;
@@ -130,18 +184,25 @@ static int read_pids(line *l, core_trace_field_id id, int other_than)
         const json_t *e = json_array_get(a, k);
         long long p = json_is_integer(e) ? json_integer_value(e) : -1;
         if (p < 0 || p >= l->nprocs || p == other_than || (k > 0 && p <= pids[k - 1]))
-            return cost_jfail(l->c, key_of(id), "expected %s", want);
+            return cost_jfail(l->c, key_of(l, id), "expected %s", want);
         pids[k] = (int32_t)p;
     }
     return 0;
 }
 
 /* The field's value as its type says. */
-static int read_typed(line *l, core_trace_field_id id)
+static int read_typed(line *l, int id)
 {
-    const core_trace_field *d = core_trace_field_of(id);
+    const core_trace_field *d = &l->fields[id];
     switch (d->type) {
-    case CORE_TT_COUNT: return read_count(l, id, 0, d->limit == CORE_TL_INT ? INT_MAX : LLONG_MAX);
+    case CORE_TT_FORMAT: return read_format(l, id);
+    case CORE_TT_VERSION: return read_version(l, id);
+    case CORE_TT_TEXT: return read_text(l, id);
+    case CORE_TT_RATE: return cost_jnum(l->c, l->obj, d->key, COST_POS, &l->v[id].v.x);
+    case CORE_TT_COUNT:
+        if (d->limit == CORE_TL_SIZE)
+            return read_count(l, id, 1, INT_MAX);
+        return read_count(l, id, 0, d->limit == CORE_TL_INT ? INT_MAX : LLONG_MAX);
     case CORE_TT_PID: return read_count(l, id, 0, l->nprocs - 1);
     case CORE_TT_KIND: return read_kind(l, id);
     case CORE_TT_PATH: return read_path(l, id);
@@ -163,12 +224,12 @@ static uint64_t count_of(const line *l, core_trace_field_id id)
  * the fields of its limit before it, which the message names ("hp_bytes"). */
 static int check_once(line *l, core_trace_field_id id, core_trace_field_id total)
 {
-    core_trace_limit limit = core_trace_field_of(id)->limit;
+    core_trace_limit limit = l->fields[id].limit;
     uint64_t most = l->v[total].v.n - count_of(l, CORE_TF_SELF_BYTES);
     char earlier[128] = "";
     size_t at = 0;
     for (int e = 0; e < (int)id; e++) {
-        const core_trace_field *d = core_trace_field_of((core_trace_field_id)e);
+        const core_trace_field *d = &l->fields[e];
         if (d->limit != limit)
             continue;
         most -= count_of(l, (core_trace_field_id)e);
@@ -176,8 +237,8 @@ static int check_once(line *l, core_trace_field_id id, core_trace_field_id total
         at += (size_t)snprintf(earlier + at, sizeof earlier - at, " and %.*s", (int)stem, d->key);
     }
     if (l->v[id].v.n > most)
-        return cost_jfail(l->c, key_of(id), "expected an integer <= %llu (%s less self_bytes%s)",
-                          (unsigned long long)most, key_of(total), earlier);
+        return cost_jfail(l->c, key_of(l, id), "expected an integer <= %llu (%s less self_bytes%s)",
+                          (unsigned long long)most, key_of(l, total), earlier);
     return 0;
 }
 
@@ -187,19 +248,20 @@ static int check_self(line *l, core_trace_field_id id, core_trace_field_id in,
 {
     uint64_t most = l->v[in].v.n < l->v[out].v.n ? l->v[in].v.n : l->v[out].v.n;
     if (l->v[id].v.n > most)
-        return cost_jfail(l->c, key_of(id), "expected an integer <= %s and %s (%llu)", key_of(in),
-                          key_of(out), (unsigned long long)most);
+        return cost_jfail(l->c, key_of(l, id), "expected an integer <= %s and %s (%llu)",
+                          key_of(l, in), key_of(l, out), (unsigned long long)most);
     return 0;
 }
 
-/* The field's limit: bounds that refer to fields read before it. */
-static int check_limit(line *l, core_trace_field_id id)
+/* The field's limit: bounds that refer to fields read before it (a record's
+ * alone). */
+static int check_limit(line *l, int id)
 {
     double x = l->v[id].v.x;
-    switch (core_trace_field_of(id)->limit) {
+    switch (l->fields[id].limit) {
     case CORE_TL_W:
         if (x > l->v[CORE_TF_W].v.x)
-            return cost_jfail(l->c, key_of(id), "expected a number in [0, w] (w = %.17g)",
+            return cost_jfail(l->c, key_of(l, id), "expected a number in [0, w] (w = %.17g)",
                               l->v[CORE_TF_W].v.x);
         return 0;
     case CORE_TL_BYTES: return check_self(l, id, CORE_TF_BYTES_IN, CORE_TF_BYTES_OUT);
@@ -208,23 +270,21 @@ static int check_limit(line *l, core_trace_field_id id)
     case CORE_TL_IN: return check_once(l, id, CORE_TF_BYTES_IN);
     case CORE_TL_ENTER:
         if (x < l->v[CORE_TF_T_ENTER].v.x)
-            return cost_jfail(l->c, key_of(id), "expected a number >= t_enter (%.17g)",
+            return cost_jfail(l->c, key_of(l, id), "expected a number >= t_enter (%.17g)",
                               l->v[CORE_TF_T_ENTER].v.x);
         return 0;
-    default: return 0; /* NONE, and INT and OTHER, which read_typed checks */
+    default: return 0; /* NONE, and INT, SIZE, ENGINE and OTHER, which read_typed checks */
     }
 }
 
-static int absent(const line *l, core_trace_field_id id)
-{
-    return json_object_get(l->obj, key_of(id)) == NULL;
-}
+static int absent(const line *l, int id) { return json_object_get(l->obj, key_of(l, id)) == NULL; }
 
-/* Every field of the schema, in its order; a pair's limits once both are read. */
+/* Every field of the line's table, in its order; a pair's limits once both
+ * are read. */
 static int read_values(line *l)
 {
-    for (int id = 0; id < CORE_TF_COUNT; id++) {
-        const core_trace_field *d = core_trace_field_of((core_trace_field_id)id);
+    for (int id = 0; id < l->nfields; id++) {
+        const core_trace_field *d = &l->fields[id];
         core_trace_value *v = &l->v[id];
         if (d->presence == CORE_TP_PAIR && absent(l, id) && absent(l, id + 1)) {
             id++;
@@ -238,9 +298,7 @@ static int read_values(line *l)
             return -1;
         if (d->presence == CORE_TP_PAIR)
             continue;
-        if (id > 0 &&
-            core_trace_field_of((core_trace_field_id)(id - 1))->presence == CORE_TP_PAIR &&
-            check_limit(l, id - 1) < 0)
+        if (id > 0 && l->fields[id - 1].presence == CORE_TP_PAIR && check_limit(l, id - 1) < 0)
             return -1;
         if (check_limit(l, id) < 0)
             return -1;
@@ -266,7 +324,7 @@ static int make_record(line *l, cost_rec *r, int *self_unknown)
     r->step_kind = core_kind_of(r->kind);
     r->level = (int)v[CORE_TF_LEVEL].v.n;
     if (v[CORE_TF_GROUP].present && (r->group = strdup(v[CORE_TF_GROUP].v.s)) == NULL)
-        return cost_jfail(l->c, key_of(CORE_TF_GROUP), "out of memory");
+        return cost_jfail(l->c, key_of(l, CORE_TF_GROUP), "out of memory");
     r->op = optional_count(l, CORE_TF_OP);
     snprintf(r->alg, sizeof r->alg, "%s", v[CORE_TF_ALG].present ? v[CORE_TF_ALG].v.s : "");
     r->w = v[CORE_TF_W].v.x;
@@ -295,10 +353,24 @@ static int make_record(line *l, cost_rec *r, int *self_unknown)
     return 0;
 }
 
+int cost_trace_read_header(cost_jctx *c, const json_t *obj, core_trace_value v[CORE_TH_COUNT])
+{
+    memset(v, 0, CORE_TH_COUNT * sizeof *v);
+    line l = {
+        .c = c, .obj = obj, .fields = core_trace_header_fields(), .nfields = CORE_TH_COUNT, .v = v};
+    return read_values(&l);
+}
+
 int cost_trace_read_record(cost_jctx *c, const json_t *obj, int nprocs, cost_rec *r,
                            int *self_unknown)
 {
-    line l = {.c = c, .obj = obj, .nprocs = nprocs};
+    core_trace_value v[CORE_TF_COUNT] = {{0}};
+    line l = {.c = c,
+              .obj = obj,
+              .nprocs = nprocs,
+              .fields = core_trace_record_fields(),
+              .nfields = CORE_TF_COUNT,
+              .v = v};
     int rc = read_values(&l);
     r->from = l.from;
     r->nfrom = l.v[CORE_TF_FROM].v.list.npids;

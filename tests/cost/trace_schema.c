@@ -6,9 +6,10 @@
  * alg; a partition: group, level) writes a trace in which every member of every
  * record is a schema field, every schema field appears, and the reader takes
  * back what the writer wrote: each record's kind as its enum, and each field's
- * value. Threads engine, P = 2: the trace is polybsp-trace.jsonl in the
- * working directory (tests/cost/CMakeLists.txt, cost_trace_schema). Prints one
- * line and exits 1 on a failed check.
+ * value. The same for the header written at the end, which has every field of
+ * the header's schema (the machine's included). Threads engine, P = 2: the trace is
+ * polybsp-trace.jsonl in the working directory (tests/cost/CMakeLists.txt, cost_trace_schema).
+ * Prints one line and exits 1 on a failed check.
  */
 #include "cost/cost_trace.h"
 
@@ -82,6 +83,36 @@ static long long integer(const json_t *obj, const char *key, long long absent)
     return v != NULL ? json_integer_value(v) : absent;
 }
 
+/* The header: every member a field of the header's schema, every field
+ * there, and what the reader made of it what the writer wrote. */
+static void same_header(json_t *o, const cost_trace *t)
+{
+    const core_trace_field *fields = core_trace_header_fields();
+    const char *key;
+    json_t *v;
+    json_object_foreach(o, key, v)
+    {
+        int id = 0;
+        while (id < CORE_TH_COUNT && strcmp(key, fields[id].key) != 0)
+            id++;
+        if (id == CORE_TH_COUNT)
+            fail("a member of the header the schema does not have", 1);
+    }
+    for (int id = 0; id < CORE_TH_COUNT; id++)
+        if (json_object_get(o, fields[id].key) == NULL) {
+            fprintf(stderr, "trace_schema: the header has no \"%s\"\n", fields[id].key);
+            failed = 1;
+        }
+    const char *program = json_string_value(json_object_get(o, "program"));
+    if (strcmp(json_string_value(json_object_get(o, "format")), CORE_TRACE_FORMAT) != 0 ||
+        t->version != integer(o, "version", -1) || t->nprocs != integer(o, "nprocs", -1) ||
+        strcmp(t->engine, json_string_value(json_object_get(o, "engine"))) != 0 ||
+        program == NULL || strncmp(t->program, program, sizeof t->program - 1) != 0 ||
+        strcmp(t->host, json_string_value(json_object_get(o, "host"))) != 0 ||
+        t->cores != integer(o, "cores", -1) || t->rate != number(o, "rate", -1))
+        fail("the header read back otherwise", 1);
+}
+
 /* What the reader made of the record is what the writer wrote. */
 static void same_record(const json_t *o, const cost_rec *r, size_t line)
 {
@@ -145,7 +176,9 @@ static void check(void)
     size_t line = 0, records = 0;
     while (f != NULL && fgets(text, sizeof text, f) != NULL) {
         json_t *o = json_loads(text, 0, NULL);
-        if (++line == 1 || json_object_get(o, "end") != NULL) {
+        if (++line == 1)
+            same_header(o, &t);
+        if (line == 1 || json_object_get(o, "end") != NULL) {
             json_decref(o);
             continue;
         }

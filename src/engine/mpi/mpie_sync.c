@@ -262,132 +262,212 @@ static void sync_combine(void *in, void *inout, int *len, MPI_Datatype *type)
         b[i] = (((a[i] & count) + (b[i] & count)) & count) | ((a[i] | b[i]) & ~count);
 }
 
-static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long desc[NDESC],
-                             long lo[NDESC], long hi[NDESC])
+/* How many heads this member has for others, and the sizes of the largest
+ * and smallest (its out buffers for them). */
+typedef struct head_sizes {
+    int n;
+    size_t most, least;
+} head_sizes;
+
+/* The collective sync's heads, when this member communicates: prepared,
+ * measured (for the dense vote and the range dense_exchange needs) and, up to
+ * MPIE_EARLY_HEADS of them, sent now to travel while the collective runs. */
+static head_sizes coll_start_heads(core_ctx *c, unsigned bits, unsigned parity)
 {
-    int P = c->nprocs, nout = 0;
-#ifdef POLYBSP_SMPI
-    int fused = P <= SYNC_FUSED_P; /* beyond, heads are drained (below) */
-#else
-    int fused = P < (1 << SYNC_COUNT_BITS) && (P <= SYNC_FUSED_P || c->e.last_comm);
-#endif
-    unsigned parity = c->step & 1;
-    uint32_t mine = bits | at | (parity ? CORE_AT_ODD : CORE_AT_EVEN), got;
-    size_t most = 0, least = SIZE_MAX;
+    head_sizes h = {0, 0, SIZE_MAX};
     c->e.heads_state = MPIE_HEADS_NONE;
-    c->e.range[0] = 0;
-    c->e.range[1] = LONG_MIN;
-    if (bits & (CORE_HAS_COMM | CORE_HAS_GET)) {
-        prepare_heads(c, parity);
-        c->e.heads_state = MPIE_HEADS_PREPARED;
-        for (int d = 0; d < P; d++)
-            if (c->e.sends_to[d]) {
-                size_t len = c->out[parity][d].len;
-                nout++;
-                most = len > most ? len : most;
-                least = len < least ? len : least;
-            }
-        if (nout <= MPIE_EARLY_HEADS) {
-            send_heads(c, parity);
-            c->e.heads_state = MPIE_HEADS_SENT;
+    if (!(bits & (CORE_HAS_COMM | CORE_HAS_GET)))
+        return h;
+    prepare_heads(c, parity);
+    c->e.heads_state = MPIE_HEADS_PREPARED;
+    for (int d = 0; d < c->nprocs; d++)
+        if (c->e.sends_to[d]) {
+            size_t len = c->out[parity][d].len;
+            h.n++;
+            h.most = len > h.most ? len : h.most;
+            h.least = len < h.least ? len : h.least;
         }
+    if (h.n <= MPIE_EARLY_HEADS) {
+        send_heads(c, parity);
+        c->e.heads_state = MPIE_HEADS_SENT;
     }
-    /* dense_exchange's displacements are ints (the trailer's and a length
-     * word's room included). */
-    int dense = c->e.heads_state == MPIE_HEADS_PREPARED && nout > (P - 1) / 2 &&
-                most + sizeof(head_trailer) + sizeof(uint64_t) <= (size_t)INT_MAX / (size_t)P;
+    return h;
+}
+
+/* This member's vote: dense when its heads, none sent early, go to more than
+ * half of the others, and P of the largest (with its trailer and a length
+ * word) fit dense_exchange's displacements, which are ints. */
+static int votes_dense(const core_ctx *c, const head_sizes *h)
+{
+    int P = c->nprocs;
+    return c->e.heads_state == MPIE_HEADS_PREPARED && h->n > (P - 1) / 2 &&
+           h->most + sizeof(head_trailer) + sizeof(uint64_t) <= (size_t)INT_MAX / (size_t)P;
+}
+
+/* Whether the sync is one reduce-scatter (sync_fused), as long as the count
+ * of heads fits its bits. Under SMPI never beyond SYNC_FUSED_P members, where
+ * the heads are drained instead (sync_unfused). */
+static int sync_is_fused(int P, int last_comm)
+{
+#ifdef POLYBSP_SMPI
+    (void)last_comm;
+    return P <= SYNC_FUSED_P;
+#else
+    return P < (1 << SYNC_COUNT_BITS) && (P <= SYNC_FUSED_P || last_comm);
+#endif
+}
+
+/* After a dense superstep: one allreduce (MAX) of the bits one by one, the
+ * vote and the range of the heads' sizes that dense_exchange needs, so that a
+ * dense superstep then costs it and the all-to-all (a sparse one, the count
+ * of its heads after). The bits and the vote, as the other syncs give them. */
+static uint32_t sync_after_dense(core_ctx *c, uint32_t mine, int dense, const head_sizes *h)
+{
+    long v[SYNC_BITS + 3];
+    for (int i = 0; i < SYNC_BITS; i++)
+        v[i] = mine >> i & 1;
+    v[SYNC_BITS] = !dense;
+    v[SYNC_BITS + 1] = h->n ? (long)(h->most + sizeof(head_trailer)) : 0;
+    v[SYNC_BITS + 2] = h->n ? -(long)(h->least + sizeof(head_trailer)) : LONG_MIN;
     MPI_Request req;
-    c->e.at = at;
-    core_watch_enter(at, c->proc->step);
-    if (c->e.last_dense) {
-        /* After a dense superstep, one allreduce (MAX) of the bits one by
-         * one, the vote and the range of the heads' sizes that dense_exchange
-         * needs: a dense superstep then costs it and the all-to-all (a sparse
-         * one, the count of its heads after). */
-        long v[SYNC_BITS + 3];
-        for (int i = 0; i < SYNC_BITS; i++)
-            v[i] = mine >> i & 1;
-        v[SYNC_BITS] = !dense;
-        v[SYNC_BITS + 1] = nout ? (long)(most + sizeof(head_trailer)) : 0;
-        v[SYNC_BITS + 2] = nout ? -(long)(least + sizeof(head_trailer)) : LONG_MIN;
-        mpie_iallreduce(MPI_IN_PLACE, v, SYNC_BITS + 3, MPI_LONG, MPI_MAX, c->group->e.comm, &req);
-        mpie_wait(1, &req, 0);
-        got = 0;
-        for (int i = 0; i <= SYNC_BITS; i++)
-            got |= (uint32_t)(v[i] != 0) << i;
-        c->e.range[0] = v[SYNC_BITS + 1];
-        c->e.range[1] = v[SYNC_BITS + 2];
-        c->e.expect = -1; /* exchange_data counts them, if sparse */
-    } else if (fused) {
-        static MPI_Op op = MPI_OP_NULL; /* under SMPI, each rank's own */
-        if (op == MPI_OP_NULL)
-            MPI_Op_create(sync_combine, 1, &op);
-        uint32_t common = (mine | (uint32_t)!dense << SYNC_BITS) << SYNC_COUNT_BITS;
-        uint32_t *words =
-            (uint32_t *)core_buf_reserve(&c->e.barrier_room, (size_t)P * sizeof *words);
-        for (int d = 0; d < P; d++)
-            words[d] = common | (c->e.heads_state != MPIE_HEADS_NONE && c->e.sends_to[d]);
-        mpie_ireduce_scatter_block(words, &got, 1, MPI_UINT32_T, op, c->group->e.comm, &req);
-        mpie_wait(1, &req, 0);
-        c->e.expect = (int)(got & (((uint32_t)1 << SYNC_COUNT_BITS) - 1));
-        got >>= SYNC_COUNT_BITS;
-    } else {
-        /* A member with heads still to send after the collective says so. */
-        mine |= (uint32_t)!dense << SYNC_BITS | (uint32_t)(c->e.heads_state == MPIE_HEADS_PREPARED)
-                                                    << (SYNC_BITS + 1);
+    mpie_iallreduce(MPI_IN_PLACE, v, SYNC_BITS + 3, MPI_LONG, MPI_MAX, c->group->e.comm, &req);
+    mpie_wait(1, &req, 0);
+    uint32_t got = 0;
+    for (int i = 0; i <= SYNC_BITS; i++)
+        got |= (uint32_t)(v[i] != 0) << i;
+    c->e.range[0] = v[SYNC_BITS + 1];
+    c->e.range[1] = v[SYNC_BITS + 2];
+    c->e.expect = -1; /* exchange_data counts them, if sparse */
+    return got;
+}
+
+/* One MPI_Reduce_scatter_block of a word per destination, whose sum is the
+ * count of heads each member is to receive and whose OR is the bits and the
+ * vote: the barrier and the count in one collective. */
+static uint32_t sync_fused(core_ctx *c, uint32_t mine, int dense)
+{
+    static MPI_Op op = MPI_OP_NULL; /* under SMPI, each rank's own */
+    if (op == MPI_OP_NULL)
+        MPI_Op_create(sync_combine, 1, &op);
+    int P = c->nprocs;
+    uint32_t common = (mine | (uint32_t)!dense << SYNC_BITS) << SYNC_COUNT_BITS, got;
+    uint32_t *words = (uint32_t *)core_buf_reserve(&c->e.barrier_room, (size_t)P * sizeof *words);
+    for (int d = 0; d < P; d++)
+        words[d] = common | (c->e.heads_state != MPIE_HEADS_NONE && c->e.sends_to[d]);
+    MPI_Request req;
+    mpie_ireduce_scatter_block(words, &got, 1, MPI_UINT32_T, op, c->group->e.comm, &req);
+    mpie_wait(1, &req, 0);
+    c->e.expect = (int)(got & (((uint32_t)1 << SYNC_COUNT_BITS) - 1));
+    return got >> SYNC_COUNT_BITS;
+}
+
+/* The OR of the members' words, every member's. */
+static uint32_t members_or(core_ctx *c, uint32_t mine)
+{
+    uint32_t got;
+    MPI_Request req;
 #ifdef POLYBSP_SMPI
-        if (P > SYNC_RDB_MAX_P && !c->e.last_comm) {
-            /* Reduce and broadcast by binomial trees: twice the rounds of the
-             * recursive doubling polybsp-smpirun gives MPI_Allreduce, but P - 1
-             * messages each instead of P log2 P at once, which at P = 1024
-             * on torus-8x8x16 cost the simulator 0.34 s of CPU a call against
-             * 0.04 (the simulated time is MPI_Barrier's, 117 us; docs/smpi.md,
-             * section 8). After a superstep that communicated, the next is
-             * likely to, and its time counts: recursive doubling then. */
-            MPI_Reduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, 0, c->group->e.comm);
-            MPI_Bcast(&got, 1, MPI_UINT32_T, 0, c->group->e.comm);
-            req = MPI_REQUEST_NULL;
-        } else
+    if (c->nprocs > SYNC_RDB_MAX_P && !c->e.last_comm) {
+        /* Reduce and broadcast by binomial trees: twice the rounds of the
+         * recursive doubling polybsp-smpirun gives MPI_Allreduce, but P - 1
+         * messages each instead of P log2 P at once, which at P = 1024
+         * on torus-8x8x16 cost the simulator 0.34 s of CPU a call against
+         * 0.04 (the simulated time is MPI_Barrier's, 117 us; docs/smpi.md,
+         * section 8). After a superstep that communicated, the next is
+         * likely to, and its time counts: recursive doubling then. */
+        MPI_Reduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, 0, c->group->e.comm);
+        MPI_Bcast(&got, 1, MPI_UINT32_T, 0, c->group->e.comm);
+        req = MPI_REQUEST_NULL;
+    } else
 #endif
-            mpie_iallreduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, c->group->e.comm, &req);
-        mpie_wait(1, &req, 0);
-        c->e.expect = -1; /* exchange_data counts them */
+        mpie_iallreduce(&mine, &got, 1, MPI_UINT32_T, MPI_BOR, c->group->e.comm, &req);
+    mpie_wait(1, &req, 0);
+    return got;
+}
+
+/* One reduction of a word: the bits, the vote, and whether any member has
+ * heads still to send after it; exchange_data counts the heads (or, under
+ * SMPI, drains them when all left early). */
+static uint32_t sync_unfused(core_ctx *c, uint32_t mine, int dense)
+{
+    mine |= (uint32_t)!dense << SYNC_BITS | (uint32_t)(c->e.heads_state == MPIE_HEADS_PREPARED)
+                                                << (SYNC_BITS + 1);
+    uint32_t got = members_or(c, mine);
+    c->e.expect = -1; /* exchange_data counts them */
 #ifdef POLYBSP_SMPI
-        /* Every head left before the collective: under SMPI, which puts a
-         * message in its destination's mailbox when the sender's MPI_Isend
-         * returns (no message is sent detached, polybsp-smpirun), they all
-         * wait there once the collective is over, and the destination takes
-         * them by MPI_Iprobe until none is left: no count, whose
-         * reduce-scatter cost the simulator O(P) per member (13 s of CPU per
-         * superstep at P = 2048 on torus-8x8x16). Not on MPI, which may
-         * deliver a message sent before a barrier after it. */
-        if (!(got >> (SYNC_BITS + 1) & 1))
-            c->e.expect = -2;
+    /* Every head left before the collective: under SMPI, which puts a
+     * message in its destination's mailbox when the sender's MPI_Isend
+     * returns (no message is sent detached, polybsp-smpirun), they all
+     * wait there once the collective is over, and the destination takes
+     * them by MPI_Iprobe until none is left: no count, whose
+     * reduce-scatter cost the simulator O(P) per member (13 s of CPU per
+     * superstep at P = 2048 on torus-8x8x16). Not on MPI, which may
+     * deliver a message sent before a barrier after it. */
+    if (!(got >> (SYNC_BITS + 1) & 1))
+        c->e.expect = -2;
 #endif
-    }
-    core_watch_leave();
+    return got;
+}
+
+/* What the sync found (the bits, then the sparse vote), kept for the
+ * exchange and the next sync: whether anybody communicated, whether the
+ * superstep is dense (nobody voted sparse, and no hpput or large put, which
+ * dense_exchange cannot carry), and whether its range is known (only from
+ * sync_after_dense). Returns the bits. */
+static unsigned note_sync(core_ctx *c, uint32_t got)
+{
     unsigned all = got & ((1u << SYNC_BITS) - 1);
     c->e.last_comm = (all & (CORE_HAS_COMM | CORE_HAS_GET)) != 0;
     c->e.dense = !(got >> SYNC_BITS & 1) && !(all & (CORE_HAS_HP | CORE_HAS_BIG_PUT));
-    /* Whether the range is known for dense_exchange: only after that allreduce. */
     c->e.range_known = c->e.last_dense;
     c->e.last_dense = c->e.dense;
+    return all;
+}
+
+/* The smallest and largest of the members' descriptions into lo and hi: the
+ * reduction runs only when somebody has a collective or a registration call,
+ * as the smallest of each and of its negation (the largest), one MIN. */
+static void reduce_descs(core_ctx *c, unsigned all, unsigned at, const long desc[NDESC],
+                         long lo[NDESC], long hi[NDESC])
+{
     memcpy(lo, desc, NDESC * sizeof *lo);
     memcpy(hi, desc, NDESC * sizeof *hi);
-    if (all & (CORE_HAS_COLL | CORE_HAS_REG)) {
-        /* The smallest of each and of its negation (the largest): one MIN. */
-        long v[2 * NDESC];
-        for (int i = 0; i < NDESC; i++) {
-            v[i] = desc[i];
-            v[NDESC + i] = -desc[i];
-        }
-        mpie_iallreduce(MPI_IN_PLACE, v, 2 * NDESC, MPI_LONG, MPI_MIN, c->group->e.comm, &req);
-        mpie_wait_watched(&req, at, c->proc->step);
-        for (int i = 0; i < NDESC; i++) {
-            lo[i] = v[i];
-            hi[i] = -v[NDESC + i];
-        }
+    if (!(all & (CORE_HAS_COLL | CORE_HAS_REG)))
+        return;
+    long v[2 * NDESC];
+    for (int i = 0; i < NDESC; i++) {
+        v[i] = desc[i];
+        v[NDESC + i] = -desc[i];
     }
+    MPI_Request req;
+    mpie_iallreduce(MPI_IN_PLACE, v, 2 * NDESC, MPI_LONG, MPI_MIN, c->group->e.comm, &req);
+    mpie_wait_watched(&req, at, c->proc->step);
+    for (int i = 0; i < NDESC; i++) {
+        lo[i] = v[i];
+        hi[i] = -v[NDESC + i];
+    }
+}
+
+/* The collective sync, in the order above: heads, vote, one of the three
+ * syncs, what it found, the descriptions. */
+static unsigned coll_barrier(core_ctx *c, unsigned at, unsigned bits, const long desc[NDESC],
+                             long lo[NDESC], long hi[NDESC])
+{
+    unsigned parity = c->step & 1;
+    head_sizes h = coll_start_heads(c, bits, parity);
+    int dense = votes_dense(c, &h);
+    uint32_t mine = bits | at | (parity ? CORE_AT_ODD : CORE_AT_EVEN), got;
+    c->e.at = at;
+    core_watch_enter(at, c->proc->step);
+    if (c->e.last_dense)
+        got = sync_after_dense(c, mine, dense, &h);
+    else if (sync_is_fused(c->nprocs, c->e.last_comm))
+        got = sync_fused(c, mine, dense);
+    else
+        got = sync_unfused(c, mine, dense);
+    core_watch_leave();
+    unsigned all = note_sync(c, got);
+    reduce_descs(c, all, at, desc, lo, hi);
     return all;
 }
 
@@ -1083,7 +1163,7 @@ static void send_heads(core_ctx *c, unsigned parity)
             send_head(c, d, parity);
 }
 
-/* The heads of a dense superstep (coll_barrier) by MPI's all-to-all, as a BSP
+/* The heads of a dense superstep (votes_dense) by MPI's all-to-all, as a BSP
  * library on MPI's collectives moves them (BSPonMPI: sizes by MPI_Alltoall,
  * data by MPI_Alltoallv): MPI's tuned algorithms beat P - 1 Isends per member
  * by far (a total exchange of 1 KiB at P = 64 on torus-8x8x16: 257 us by
@@ -1091,7 +1171,7 @@ static void send_heads(core_ctx *c, unsigned parity)
  * reduction first finds the largest and smallest head: when none is more than
  * twice another, every head travels in a block of the largest's size by
  * MPI_Alltoall (after a dense superstep the sync's own allreduce found the
- * range: coll_barrier) (a length word first; members without a head for somebody send
+ * range: sync_after_dense) (a length word first; members without a head for somebody send
  * an empty block), else sizes then heads by MPI_Alltoall and MPI_Alltoallv.
  * No member has hpputs or large puts then, so a head is its out buffer and
  * trailer, one piece. The heads received are copied into the in buffers,
@@ -1114,7 +1194,7 @@ static void dense_exchange(core_ctx *c, unsigned parity)
             head_trailer t = {c->e.recs_len[d], 0, 0};
             memcpy(core_buf_reserve(b, sizeof t), &t, sizeof t);
             core_buf_commit(b, sizeof t);
-            scount[d] = (int)b->len; /* coll_barrier saw that P of them fit an int */
+            scount[d] = (int)b->len; /* votes_dense saw that P of them fit an int */
             range[0] = (long)b->len > range[0] ? (long)b->len : range[0];
             range[1] = -(long)b->len > range[1] ? -(long)b->len : range[1];
         }
@@ -1192,11 +1272,11 @@ static void exchange_data(core_proc *p, unsigned all, unsigned parity)
     if (c->e.heads_state == MPIE_HEADS_NONE)
         prepare_heads(c, parity);
     if (mpie_coll_sync(P) && c->e.dense) {
-        dense_exchange(c, parity); /* no member sent a head early (coll_barrier) */
+        dense_exchange(c, parity); /* no member sent a head early (votes_dense) */
     } else if (mpie_coll_sync(P)) {
         expect = c->e.expect;
         if (expect == -2) {
-            /* coll_barrier: every head is in this member's mailbox */
+            /* sync_unfused: every head is in this member's mailbox */
             mpie_message msg;
             MPI_Status st;
             expect = 0;
