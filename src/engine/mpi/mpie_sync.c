@@ -936,8 +936,10 @@ static core_rec *head_next(char **cur)
     return r;
 }
 
-/* Posts the receives of a record's data that travels apart, straight into
- * place (bounds checked as every landing is). */
+/* Receives a record's data that travels apart straight into place (bounds
+ * checked as every landing is): at once, waiting on one, in landing order;
+ * else (one NULL) among the superstep's requests, which exchange_data waits
+ * for before the superstep ends. */
 static void recv_apart(core_proc *p, int q, const core_rec *rec, MPI_Request *one)
 {
     core_ctx *c = p->ctx;
