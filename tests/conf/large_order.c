@@ -14,6 +14,7 @@
  * Lower pids wait before issuing, so that landing in arrival order would fail.
  */
 #include "check.h"
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -106,6 +107,13 @@ int main(void)
         check_run(a, 100, 100 + SMALL, 0xee);
         check_run(a, 100 + SMALL, HP, 1);
     }
+    bsp_pop_reg(b);
+    bsp_pop_reg(a);
+    bsp_sync();
+    free(a);
+    free(b);
+    free(hp);
+    free(big);
     bsp_end();
     return 0;
 }
