@@ -224,7 +224,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
                 c, dest, (core_rec){CORE_REC_HPPUT | slot << 8, (uint32_t)chunk, offset},
                 sizeof(const void *));
             memcpy(r + 1, &src, sizeof src);
-            c->flags |= CORE_HAS_HP;
+            c->flags |= CORE_HAS_HP | (chunk >= CORE_BIG_HPPUT ? CORE_HAS_BIG : 0);
             if (dest != c->pid)
                 p->tr.hp_bytes_out += chunk;
         } else if (core_small_put_fits(slot, offset, chunk)) {
@@ -236,7 +236,7 @@ static void append_puts(core_proc *p, int dest, uint32_t slot, const void *src, 
         } else {
             place_payload(p, dest, src, chunk, 0);
             if (chunk >= CORE_BIG_PUT)
-                c->flags |= CORE_HAS_BIG_PUT;
+                c->flags |= CORE_HAS_BIG;
             core_rec *r = append_record(
                 c, dest, (core_rec){CORE_REC_PUT | slot << 8, (uint32_t)chunk, offset}, chunk);
             if (chunk)

@@ -80,12 +80,15 @@ enum {
      * members paired different supersteps (one ran ahead through bsp_oblsync). */
     CORE_AT_EVEN = 1u << 9,
     CORE_AT_ODD = 1u << 10,
-    /* A put (not hpput) of CORE_BIG_PUT bytes or more: an engine that sends
-     * large payloads apart from their records looks for them only then. */
-    CORE_HAS_BIG_PUT = 1u << 11,
-    CORE_HAS_LAST = CORE_HAS_BIG_PUT, /* the highest bit */
+    /* A put of CORE_BIG_PUT bytes or more, or an hpput of CORE_BIG_HPPUT or
+     * more: an engine that sends large payloads apart from their records looks
+     * for them only then, and one that packs every payload into one message
+     * per destination can when no member has one. */
+    CORE_HAS_BIG = 1u << 11,
+    CORE_HAS_LAST = CORE_HAS_BIG, /* the highest bit */
 };
 #define CORE_BIG_PUT ((size_t)32768)
+#define CORE_BIG_HPPUT ((size_t)16384)
 
 typedef struct core_getreq {
     void *dst;

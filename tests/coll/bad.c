@@ -7,6 +7,8 @@
 #include <polybsp.h>
 #include <polybsp_coll.h>
 
+#include "../bad_case.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -117,14 +119,10 @@ static const struct bad_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    const struct bad_case *the_case = NULL;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (argc == 2 && !strcmp(argv[1], cases[i].name))
-            the_case = &cases[i];
-    if (!the_case) {
-        fprintf(stderr, "usage: %s CASE (a case of cases.def)\n", argv[0]);
+    long k = bad_case_find(cases, sizeof cases / sizeof cases[0], sizeof cases[0], argc, argv);
+    if (k < 0)
         return 2;
-    }
+    const struct bad_case *the_case = &cases[k];
     bsp_begin(bsp_nprocs());
     struct ctx c = {.me = bsp_pid(), .sc = {8, 8, 8, 8}, .sd = {0, 8, 16, 24}, .rc = {8, 8, 8, 8}};
     bsp_sync();

@@ -14,6 +14,8 @@
 #include <bsp.h>
 #include <polybsp.h>
 
+#include "../bad_case.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -245,14 +247,10 @@ static const struct bad_case cases[] = {
 
 int main(int argc, char **argv)
 {
-    const struct bad_case *the_case = NULL;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (argc == 2 && !strcmp(argv[1], cases[i].name))
-            the_case = &cases[i];
-    if (!the_case) {
-        fprintf(stderr, "usage: %s CASE (a case of cases.def)\n", argv[0]);
+    long k = bad_case_find(cases, sizeof cases / sizeof cases[0], sizeof cases[0], argc, argv);
+    if (k < 0)
         return 2;
-    }
+    const struct bad_case *the_case = &cases[k];
     bsp_begin(bsp_nprocs());
     me = bsp_pid();
     bsp_sync();

@@ -32,6 +32,7 @@ typedef struct eng_ctx {
     core_buf *reply;   /* [nprocs]: the values of member q's gets from here */
     core_buf values;   /* this member's get values, grouped by owner */
     size_t *recs_len;  /* [nprocs]: bytes of records for each destination */
+    size_t *hp_len;    /* [nprocs]: bytes of its hpputs' data (dense exchange) */
     int *sends_to;     /* [nprocs]: 1 where a head goes this superstep (sparse exchange) */
     size_t *value_at;  /* [nprocs + 1]: where each owner's values start in values */
     MPI_Request *reqs; /* the superstep's sends and receives */

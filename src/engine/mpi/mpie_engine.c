@@ -387,12 +387,13 @@ int eng_ctx_init(core_ctx *c)
     c->e.in = calloc(P, sizeof *c->e.in);
     c->e.reply = calloc(P, sizeof *c->e.reply);
     c->e.recs_len = calloc(P, sizeof *c->e.recs_len);
+    c->e.hp_len = calloc(P, sizeof *c->e.hp_len);
     c->e.value_at = calloc(P + 1, sizeof *c->e.value_at);
     c->e.sends_to = calloc(P, sizeof *c->e.sends_to);
     size_t heads = mpie_heads_words(c->nprocs);
     c->e.heads = heads ? calloc(heads, sizeof *c->e.heads) : NULL;
-    return c->e.in && c->e.reply && c->e.recs_len && c->e.value_at && c->e.sends_to &&
-                   (c->e.heads || !heads)
+    return c->e.in && c->e.reply && c->e.recs_len && c->e.hp_len && c->e.value_at &&
+                   c->e.sends_to && (c->e.heads || !heads)
                ? 0
                : -1;
 }
@@ -408,6 +409,7 @@ void eng_ctx_free(core_ctx *c)
     core_buf_free(&c->e.values);
     core_buf_free(&c->e.barrier_room);
     free(c->e.recs_len);
+    free(c->e.hp_len);
     free(c->e.sends_to);
     free(c->e.heads);
     free(c->e.value_at);

@@ -36,7 +36,7 @@
  * costs more than a message of its own from 16 KiB (measured, single exchanges at
  * P = 2: docs/performance.md, "MPI engine"). */
 #define MPIE_APART_PUT CORE_BIG_PUT /* the core flags supersteps that have one */
-#define MPIE_APART_HPPUT ((size_t)16384)
+#define MPIE_APART_HPPUT CORE_BIG_HPPUT
 /* MPI counts are ints: data travelling apart goes in pieces of at most this. */
 #define MPIE_PIECE ((size_t)1 << 30)
 
@@ -211,6 +211,7 @@ static long regops_hash(const core_ctx *c)
 
 static void prepare_heads(core_ctx *c, unsigned parity);
 static void send_heads(core_ctx *c, unsigned parity);
+static size_t hp_bytes(const core_ctx *c, int d, unsigned parity);
 
 /* The collective sync (groups of more than MPIE_COLL_SYNC_ABOVE members): the
  * barrier, the OR of the members' bits and the count of heads each member is
@@ -269,9 +270,10 @@ typedef struct head_sizes {
     size_t most, least;
 } head_sizes;
 
-/* The collective sync's heads, when this member communicates: prepared,
- * measured (for the dense vote and the range dense_exchange needs) and, up to
- * MPIE_EARLY_HEADS of them, sent now to travel while the collective runs. */
+/* The collective sync's heads, when this member communicates: prepared, up to
+ * MPIE_EARLY_HEADS of them sent now to travel while the collective runs, else
+ * measured (for the dense vote and the range dense_exchange needs), small
+ * hpputs' data included: a dense head carries it. */
 static head_sizes coll_start_heads(core_ctx *c, unsigned bits, unsigned parity)
 {
     head_sizes h = {0, 0, SIZE_MAX};
@@ -281,16 +283,19 @@ static head_sizes coll_start_heads(core_ctx *c, unsigned bits, unsigned parity)
     prepare_heads(c, parity);
     c->e.heads_state = MPIE_HEADS_PREPARED;
     for (int d = 0; d < c->nprocs; d++)
-        if (c->e.sends_to[d]) {
-            size_t len = c->out[parity][d].len;
-            h.n++;
-            h.most = len > h.most ? len : h.most;
-            h.least = len < h.least ? len : h.least;
-        }
+        h.n += c->e.sends_to[d];
     if (h.n <= MPIE_EARLY_HEADS) {
         send_heads(c, parity);
         c->e.heads_state = MPIE_HEADS_SENT;
+        return h;
     }
+    for (int d = 0; d < c->nprocs; d++)
+        if (c->e.sends_to[d]) {
+            c->e.hp_len[d] = c->flags & CORE_HAS_HP ? hp_bytes(c, d, parity) : 0;
+            size_t len = c->out[parity][d].len + c->e.hp_len[d];
+            h.most = len > h.most ? len : h.most;
+            h.least = len < h.least ? len : h.least;
+        }
     return h;
 }
 
@@ -327,8 +332,9 @@ static uint32_t sync_after_dense(core_ctx *c, uint32_t mine, int dense, const he
     for (int i = 0; i < SYNC_BITS; i++)
         v[i] = mine >> i & 1;
     v[SYNC_BITS] = !dense;
-    v[SYNC_BITS + 1] = h->n ? (long)(h->most + sizeof(head_trailer)) : 0;
-    v[SYNC_BITS + 2] = h->n ? -(long)(h->least + sizeof(head_trailer)) : LONG_MIN;
+    int measured = c->e.heads_state == MPIE_HEADS_PREPARED; /* none sent early */
+    v[SYNC_BITS + 1] = measured ? (long)(h->most + sizeof(head_trailer)) : 0;
+    v[SYNC_BITS + 2] = measured ? -(long)(h->least + sizeof(head_trailer)) : LONG_MIN;
     MPI_Request req;
     mpie_iallreduce(MPI_IN_PLACE, v, SYNC_BITS + 3, MPI_LONG, MPI_MAX, c->group->e.comm, &req);
     mpie_wait(1, &req, 0);
@@ -411,14 +417,14 @@ static uint32_t sync_unfused(core_ctx *c, uint32_t mine, int dense)
 
 /* What the sync found (the bits, then the sparse vote), kept for the
  * exchange and the next sync: whether anybody communicated, whether the
- * superstep is dense (nobody voted sparse, and no hpput or large put, which
- * dense_exchange cannot carry), and whether its range is known (only from
- * sync_after_dense). Returns the bits. */
+ * superstep is dense (nobody voted sparse, and no large put or hpput, whose
+ * data travels apart: dense_exchange carries heads only), and whether its
+ * range is known (only from sync_after_dense). Returns the bits. */
 static unsigned note_sync(core_ctx *c, uint32_t got)
 {
     unsigned all = got & ((1u << SYNC_BITS) - 1);
     c->e.last_comm = (all & (CORE_HAS_COMM | CORE_HAS_GET)) != 0;
-    c->e.dense = !(got >> SYNC_BITS & 1) && !(all & (CORE_HAS_HP | CORE_HAS_BIG_PUT));
+    c->e.dense = !(got >> SYNC_BITS & 1) && !(all & CORE_HAS_BIG);
     c->e.range_known = c->e.last_dense;
     c->e.last_dense = c->e.dense;
     return all;
@@ -770,6 +776,19 @@ static void send_apart(core_ctx *c, int d, const char *data, size_t n)
     }
 }
 
+/* The bytes of d's small hpputs' data: a head carries them after the records. */
+static size_t hp_bytes(const core_ctx *c, int d, unsigned parity)
+{
+    size_t n = 0;
+    const char *cur = c->out[parity][d].data, *end = cur + c->e.recs_len[d];
+    for (; cur < end; cur += core_rec_bytes((const core_rec *)cur)) {
+        const core_rec *r = (const core_rec *)cur;
+        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && !travels_apart(r))
+            n += r->size;
+    }
+    return n;
+}
+
 /* Lists the head's pieces when some data does not lie in the records: the
  * records less the data of large puts (sent apart, as is large hpputs' data),
  * then the small hpputs' data, then get requests and trailer. */
@@ -814,7 +833,7 @@ static void send_head(core_ctx *c, int d, unsigned parity)
     c->e.nblocks = 0;
     /* Only then may a record's data lie elsewhere or travel apart: a walk of
      * the records here took a fifth of a superstep of 65536 8-byte puts. */
-    if ((c->flags & CORE_HAS_HP) || ((c->flags & CORE_HAS_BIG_PUT) && recs >= MPIE_APART_PUT))
+    if ((c->flags & CORE_HAS_HP) || ((c->flags & CORE_HAS_BIG) && recs >= MPIE_APART_PUT))
         gather(c, d, b, recs, &t);
     memcpy(b->data + at, &t, sizeof t);
     /* One block can only be the whole buffer: any piece from elsewhere (an hpput's
@@ -1175,9 +1194,33 @@ static void send_heads(core_ctx *c, unsigned parity)
  * MPI_Alltoall (after a dense superstep the sync's own allreduce found the
  * range: sync_after_dense) (a length word first; members without a head for somebody send
  * an empty block), else sizes then heads by MPI_Alltoall and MPI_Alltoallv.
- * No member has hpputs or large puts then, so a head is its out buffer and
- * trailer, one piece. The heads received are copied into the in buffers,
- * where the records are landed as after a probe. */
+ * No member has data travelling apart then (no large put or hpput), so a
+ * head is its out buffer and trailer, with small hpputs' data between the
+ * records and the get requests as in a sparse head (pack_head). The heads
+ * received are copied into the in buffers, where the records are landed as
+ * after a probe. */
+/* Writes the head for d of a dense superstep at to: the records, the small
+ * hpputs' data in their order (hp_len[d] bytes), the get requests, the
+ * trailer; what gather lists for a sparse head, copied. */
+static void pack_head(const core_ctx *c, int d, unsigned parity, char *to)
+{
+    const core_buf *b = &c->out[parity][d];
+    size_t recs = c->e.recs_len[d];
+    head_trailer t = {recs, c->e.hp_len[d], 0};
+    memcpy(to, b->data, recs);
+    to += recs;
+    for (const char *cur = b->data; t.hp_len && cur < b->data + recs;
+         cur += core_rec_bytes((const core_rec *)cur)) {
+        const core_rec *r = (const core_rec *)cur;
+        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size) {
+            memcpy(to, hp_source(r), r->size);
+            to += r->size;
+        }
+    }
+    memcpy(to, b->data + recs, b->len - recs);
+    memcpy(to + (b->len - recs), &t, sizeof t);
+}
+
 static void dense_exchange(core_ctx *c, unsigned parity)
 {
     int P = c->nprocs;
@@ -1192,13 +1235,11 @@ static void dense_exchange(core_ctx *c, unsigned parity)
     for (int d = 0; d < P; d++) {
         scount[d] = 0;
         if (c->e.sends_to[d]) {
-            core_buf *b = &c->out[parity][d];
-            head_trailer t = {c->e.recs_len[d], 0, 0};
-            memcpy(core_buf_reserve(b, sizeof t), &t, sizeof t);
-            core_buf_commit(b, sizeof t);
-            scount[d] = (int)b->len; /* votes_dense saw that P of them fit an int */
-            range[0] = (long)b->len > range[0] ? (long)b->len : range[0];
-            range[1] = -(long)b->len > range[1] ? -(long)b->len : range[1];
+            /* votes_dense saw that P of them fit an int */
+            long len = (long)(c->out[parity][d].len + c->e.hp_len[d] + sizeof(head_trailer));
+            scount[d] = (int)len;
+            range[0] = len > range[0] ? len : range[0];
+            range[1] = -len > range[1] ? -len : range[1];
         }
         sat[d] = (int)total;
         total += (size_t)scount[d];
@@ -1224,7 +1265,7 @@ static void dense_exchange(core_ctx *c, unsigned parity)
             uint64_t len = (uint64_t)scount[d];
             memcpy(sbuf + (size_t)d * block, &len, sizeof len);
             if (len)
-                memcpy(sbuf + (size_t)d * block + sizeof len, c->out[parity][d].data, len);
+                pack_head(c, d, parity, sbuf + (size_t)d * block + sizeof len);
         }
         mpie_ialltoall(sbuf, (int)block, MPI_BYTE, rbuf, (int)block, MPI_BYTE, comm, &req);
         mpie_wait(1, &req, 0);
@@ -1247,7 +1288,7 @@ static void dense_exchange(core_ctx *c, unsigned parity)
             core_fatal_oom("exchange");
         for (int d = 0; d < P; d++)
             if (scount[d])
-                memcpy(sbuf + sat[d], c->out[parity][d].data, (size_t)scount[d]);
+                pack_head(c, d, parity, sbuf + sat[d]);
         mpie_ialltoallv(sbuf, scount, sat, MPI_BYTE, rbuf, rcount, rat, MPI_BYTE, comm, &req);
         mpie_wait(1, &req, 0);
     }
