@@ -767,6 +767,13 @@ static const void *hp_source(const core_rec *r)
     return src;
 }
 
+/* Whether r is an hpput whose data rides in the head, after the records: one
+ * rule for what hp_bytes counts, gather lists and pack_head copies. */
+static int rides_in_head(const core_rec *r)
+{
+    return CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size && !travels_apart(r);
+}
+
 static void send_apart(core_ctx *c, int d, const char *data, size_t n)
 {
     for (size_t done = 0; done < n; done += MPIE_PIECE) {
@@ -783,7 +790,7 @@ static size_t hp_bytes(const core_ctx *c, int d, unsigned parity)
     const char *cur = c->out[parity][d].data, *end = cur + c->e.recs_len[d];
     for (; cur < end; cur += core_rec_bytes((const core_rec *)cur)) {
         const core_rec *r = (const core_rec *)cur;
-        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && !travels_apart(r))
+        if (rides_in_head(r))
             n += r->size;
     }
     return n;
@@ -813,7 +820,7 @@ static void gather(core_ctx *c, int d, const core_buf *b, size_t recs, head_trai
     for (const char *cur = b->data; (c->flags & CORE_HAS_HP) && cur < end;
          cur += core_rec_bytes((const core_rec *)cur)) {
         const core_rec *r = (const core_rec *)cur;
-        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size && !travels_apart(r)) {
+        if (rides_in_head(r)) {
             add_block(c, hp_source(r), r->size);
             t->hp_len += r->size;
         }
@@ -1184,6 +1191,28 @@ static void send_heads(core_ctx *c, unsigned parity)
             send_head(c, d, parity);
 }
 
+/* Writes the head for d of a dense superstep at to: the records, the small
+ * hpputs' data in their order (hp_len[d] bytes), the get requests, the
+ * trailer; what gather lists for a sparse head, copied. */
+static void pack_head(const core_ctx *c, int d, unsigned parity, char *to)
+{
+    const core_buf *b = &c->out[parity][d];
+    size_t recs = c->e.recs_len[d];
+    head_trailer t = {recs, c->e.hp_len[d], 0};
+    memcpy(to, b->data, recs);
+    to += recs;
+    for (const char *cur = b->data; t.hp_len && cur < b->data + recs;
+         cur += core_rec_bytes((const core_rec *)cur)) {
+        const core_rec *r = (const core_rec *)cur;
+        if (rides_in_head(r)) {
+            memcpy(to, hp_source(r), r->size);
+            to += r->size;
+        }
+    }
+    memcpy(to, b->data + recs, b->len - recs);
+    memcpy(to + (b->len - recs), &t, sizeof t);
+}
+
 /* The heads of a dense superstep (votes_dense) by MPI's all-to-all, as a BSP
  * library on MPI's collectives moves them (BSPonMPI: sizes by MPI_Alltoall,
  * data by MPI_Alltoallv): MPI's tuned algorithms beat P - 1 Isends per member
@@ -1199,28 +1228,6 @@ static void send_heads(core_ctx *c, unsigned parity)
  * records and the get requests as in a sparse head (pack_head). The heads
  * received are copied into the in buffers, where the records are landed as
  * after a probe. */
-/* Writes the head for d of a dense superstep at to: the records, the small
- * hpputs' data in their order (hp_len[d] bytes), the get requests, the
- * trailer; what gather lists for a sparse head, copied. */
-static void pack_head(const core_ctx *c, int d, unsigned parity, char *to)
-{
-    const core_buf *b = &c->out[parity][d];
-    size_t recs = c->e.recs_len[d];
-    head_trailer t = {recs, c->e.hp_len[d], 0};
-    memcpy(to, b->data, recs);
-    to += recs;
-    for (const char *cur = b->data; t.hp_len && cur < b->data + recs;
-         cur += core_rec_bytes((const core_rec *)cur)) {
-        const core_rec *r = (const core_rec *)cur;
-        if (CORE_REC_KIND(r) == CORE_REC_HPPUT && r->size) {
-            memcpy(to, hp_source(r), r->size);
-            to += r->size;
-        }
-    }
-    memcpy(to, b->data + recs, b->len - recs);
-    memcpy(to + (b->len - recs), &t, sizeof t);
-}
-
 static void dense_exchange(core_ctx *c, unsigned parity)
 {
     int P = c->nprocs;
