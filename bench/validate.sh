@@ -76,25 +76,25 @@ runs_at() {
     esac
 }
 
-# trace_here PROG P K: threads trace K, $work/PROG.P.here.K.jsonl. The runs
-# here and there alternate, so that both sides see the machine's load alike
-# (CPU time moves with it: caches and cores shared with other jobs).
 # The CPU time a trace records, summed over its supersteps and processes.
 cpu_total() {
     grep -o '"cpu":[-0-9.e+]*' "$1" | awk -F: '$2 > 0 {s += $2} END {printf "%.9g\n", s}'
 }
 
-# Runs a traced command REPEATS times into PREFIX.K.jsonl (K = 1..REPEATS; a
-# run already there is kept), then retakes the one with the most CPU time while
-# it exceeds the least by SLOWED, at most REPEATS times. Returns 1 if a run
-# failed.
+# take PREFIX K CMD...: run K of a traced command, PREFIX.K.jsonl, unless there.
+take() {
+    local prefix=$1 k=$2
+    shift 2
+    [ -f "$prefix.$k.jsonl" ] || POLYBSP_TRACE=$prefix.$k.jsonl "$@" >/dev/null
+}
+
+# steady PREFIX CMD...: once the REPEATS runs PREFIX.K.jsonl are there, takes
+# again the one with the most CPU time while it exceeds the least by SLOWED, at
+# most REPEATS times. Returns 1 if a run failed.
 steady() {
     local prefix=$1 k n=0 worst
     shift
     [ -f "$prefix.steady" ] && return 0
-    for k in $(seq "$REPEATS"); do
-        [ -f "$prefix.$k.jsonl" ] || POLYBSP_TRACE=$prefix.$k.jsonl "$@" >/dev/null || return 1
-    done
     while [ "$n" -lt "$REPEATS" ]; do
         worst=$(for k in $(seq "$REPEATS"); do echo "$(cpu_total "$prefix.$k.jsonl") $k"; done |
             sort -g | awk -v slow="$SLOWED" 'NR == 1 {least = $1} {most = $1; k = $2}
@@ -102,15 +102,23 @@ steady() {
         [ -n "$worst" ] || break
         echo "validate.sh: ${prefix##*/}.$worst.jsonl computed $SLOWED x its least repeat or more: taken again" >&2
         echo "${prefix##*/}.$worst" >>"$work/slowed"
-        POLYBSP_TRACE=$prefix.$worst.jsonl "$@" >/dev/null || return 1
+        rm -f "$prefix.$worst.jsonl"
+        take "$prefix" "$worst" "$@" || return 1
         n=$((n + 1))
     done
     touch "$prefix.steady"
 }
 
+# trace_here PROG P [K]: threads trace K, $work/PROG.P.here.K.jsonl; without
+# K, the REPEATS traces made steady. The runs here and there alternate, so
+# that both sides see the machine's load alike (CPU time moves with it: caches
+# and cores shared with other jobs); the runs taken again follow, here first.
 trace_here() {
-    POLYBSP_NPROCS=$2 steady "$work/$1.$2.here" "$progs_dir/val_$1" ||
-        { echo "validate.sh: val_$1 failed at P = $2 here" >&2; failed=1; }
+    if [ $# -eq 3 ]; then
+        POLYBSP_NPROCS=$2 take "$work/$1.$2.here" "$3" "$progs_dir/val_$1"
+    else
+        POLYBSP_NPROCS=$2 steady "$work/$1.$2.here" "$progs_dir/val_$1"
+    fi || { echo "validate.sh: val_$1 failed at P = $2 here" >&2; failed=1; }
 }
 
 # row PROG P TARGET MACHINE RUN...: prints the table row; RUN... traces on the target
@@ -141,16 +149,19 @@ row() {
 # on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS runs of PROG on the
 # target (`polybsp run RUN-ARGS`), each after a trace here, then its row.
 on_target() {
-    local prog=$1 p=$2 target=$3 machine=$4 k t
+    local prog=$1 p=$2 target=$3 machine=$4 k
     shift 4
     runs_at "$prog" "$p" || return 0
-    trace_here "$prog" "$p"
     local at=$work/$prog.$p.${target%% *} runs=()
-    steady "$at" "$polybsp" run "$@" ||
-        { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; return 0; }
     for k in $(seq "$REPEATS"); do
+        trace_here "$prog" "$p" "$k"
+        take "$at" "$k" "$polybsp" run "$@" ||
+            { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; return 0; }
         runs+=("$at.$k.jsonl")
     done
+    trace_here "$prog" "$p"
+    steady "$at" "$polybsp" run "$@" ||
+        { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; return 0; }
     row "$prog" "$p" "$target" "$machine" "${runs[@]}"
 }
 
