@@ -175,7 +175,9 @@ foreach(m IN LISTS models)
   endforeach()
 endforeach()
 
-# The model named to trust is the one of the smallest delta, in both outputs.
+# The model named to trust is the one of the smallest delta, in both outputs;
+# on a tie (EBSP equals BSP when no superstep waits on partners) the smaller
+# eta (1), then the first.
 string(JSON trust GET "${json}" trust)
 set(least "")
 foreach(m IN LISTS models)
@@ -184,8 +186,10 @@ foreach(m IN LISTS models)
     continue()
   endif()
   string(JSON delta GET "${json}" summary ${m} delta)
-  if(least STREQUAL "" OR delta LESS least)
+  string(JSON eta GET "${json}" summary ${m} eta)
+  if(least STREQUAL "" OR delta LESS least OR (delta EQUAL least AND eta LESS least_eta))
     set(least ${delta})
+    set(least_eta ${eta})
     set(want ${m})
   endif()
 endforeach()
