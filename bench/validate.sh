@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # validate.sh — the held-out validation suite (examples/validation, docs/
 # validation.md) predicted for machines it never ran on (issue 34, item 2):
-# each program is traced here on the threads engine, each target is probed,
-# the trace is predicted for the target (`polybsp predict --machine TARGET`:
-# W = the trace's CPU time x r(here) / r(target), models.md "Two kinds of
-# prediction"), and the program then runs on the target; one row per program,
-# P and target with the median REAL there, each model's ERROR = 100 (REAL -
-# MODEL) / REAL of the median prediction, and the best model. Then per target
+# each target is probed; then, for each program and P, REPEATS pairs are
+# taken, each a threads trace here and, right after it, a run of the program
+# on the target; each trace is predicted for the target (`polybsp predict
+# --machine TARGET`: W = the trace's CPU time x r(here) / r(target), models.md
+# "Two kinds of prediction") and compared with the run of its pair. One row
+# per program, P and target with the median REAL there, each model's ERROR =
+# 100 (REAL - MODEL) / REAL, the median over the pairs, and the best model.
+# (A pair shares the host's state: on this shared VM a program's CPU time
+# moves by 10-20 % over an hour, on both sides alike, so the traces here are
+# taken again for every target rather than once at the start.) Then per target
 # and model, paper 002's estimates over the programs (each a family of one
 # program, so eta (1) and delta coincide: max_i q_i / min_i q_i with q_i =
 # REAL_i / MODEL_i, cost_portability.h) and the model to trust there (the
@@ -20,12 +24,13 @@
 #   PLATFORMS  shipped platforms to predict (default: every one; see
 #              `polybsp info --platforms`)
 #   REPEATS    runs on each side, of which the medians are taken (default 3)
-#   SLOWED     a run whose CPU time (the trace's, summed) exceeds the least of
-#              its repeats by this factor is taken again, up to REPEATS times
-#              (default 1.15; 0: never): on this shared VM a whole run
-#              sometimes computes up to 1.9x slower (the host's other load),
-#              which a median of three keeps when two runs meet it. The
-#              retaken runs are counted at the end.
+#   SLOWED     a pair one of whose runs took more CPU time (the trace's,
+#              summed) than the least of its side's repeats by this factor is
+#              taken again, both runs, up to REPEATS times (default 1.15; 0:
+#              never): on this shared VM a whole run sometimes computes up to
+#              1.9x slower (the host's other load), which a median of three
+#              keeps when two runs meet it. The pairs taken again are counted
+#              at the end.
 #   MPI_PROCS  the P at which the MPI engine here is a target too, from a
 #              threads trace (default 2; empty: none)
 #   PROGRAMS   the programs (default: stencil samplesort matmul bfs prefix spmv)
@@ -88,53 +93,64 @@ take() {
     [ -f "$prefix.$k.jsonl" ] || POLYBSP_TRACE=$prefix.$k.jsonl "$@" >/dev/null
 }
 
-# steady PREFIX CMD...: once the REPEATS runs PREFIX.K.jsonl are there, takes
-# again the one with the most CPU time while it exceeds the least by SLOWED, at
-# most REPEATS times. Returns 1 if a run failed.
+# The command lines of the two sides of a pair, set by on_target: the threads
+# run here (HERE_CMD) and the run on the target (THERE_CMD).
+HERE_CMD=() THERE_CMD=()
+
+# pair HERE THERE K: pair K, the trace here then the run there, back to back,
+# so that both meet the host in one state; 1 if a run failed.
+pair() {
+    take "$1" "$3" "${HERE_CMD[@]}" && take "$2" "$3" "${THERE_CMD[@]}"
+}
+
+# slowed PREFIX: the K of PREFIX's repeats whose CPU time exceeds the least by
+# SLOWED the most, as "RATIO K" (RATIO = its CPU time / the least); nothing
+# when none does.
+slowed() {
+    for k in $(seq "$REPEATS"); do echo "$(cpu_total "$1.$k.jsonl") $k"; done |
+        sort -g | awk -v slow="$SLOWED" 'NR == 1 {least = $1} {most = $1; k = $2}
+            END {if (slow > 0 && least > 0 && most > slow * least) printf "%.6g %d\n", most / least, k}'
+}
+
+# steady HERE THERE: once the REPEATS pairs are there, takes again the pair of
+# the run (on either side) whose CPU time exceeds its side's least by SLOWED
+# the most, at most REPEATS times. 1 if a run failed.
 steady() {
-    local prefix=$1 k n=0 worst
-    shift
-    [ -f "$prefix.steady" ] && return 0
+    local here=$1 there=$2 n=0 worst
+    [ -f "$there.steady" ] && return 0
     while [ "$n" -lt "$REPEATS" ]; do
-        worst=$(for k in $(seq "$REPEATS"); do echo "$(cpu_total "$prefix.$k.jsonl") $k"; done |
-            sort -g | awk -v slow="$SLOWED" 'NR == 1 {least = $1} {most = $1; k = $2}
-                END {if (slow > 0 && least > 0 && most > slow * least) print k}')
+        worst=$({ slowed "$here"; slowed "$there"; } | sort -g | tail -n 1)
         [ -n "$worst" ] || break
-        echo "validate.sh: ${prefix##*/}.$worst.jsonl computed $SLOWED x its least repeat or more: taken again" >&2
-        echo "${prefix##*/}.$worst" >>"$work/slowed"
-        rm -f "$prefix.$worst.jsonl"
-        take "$prefix" "$worst" "$@" || return 1
+        worst=${worst#* }
+        echo "validate.sh: pair ${there##*/}.$worst computed $SLOWED x its least repeat or more on one side: taken again" >&2
+        echo "${there##*/}.$worst" >>"$work/slowed"
+        rm -f "$here.$worst.jsonl" "$there.$worst.jsonl"
+        pair "$here" "$there" "$worst" || return 1
         n=$((n + 1))
     done
-    touch "$prefix.steady"
+    touch "$there.steady"
 }
 
-# trace_here PROG P [K]: threads trace K, $work/PROG.P.here.K.jsonl; without
-# K, the REPEATS traces made steady. The runs here and there alternate, so
-# that both sides see the machine's load alike (CPU time moves with it: caches
-# and cores shared with other jobs); the runs taken again follow, here first.
-trace_here() {
-    if [ $# -eq 3 ]; then
-        POLYBSP_NPROCS=$2 take "$work/$1.$2.here" "$3" "$progs_dir/val_$1"
-    else
-        POLYBSP_NPROCS=$2 steady "$work/$1.$2.here" "$progs_dir/val_$1"
-    fi || { echo "validate.sh: val_$1 failed at P = $2 here" >&2; failed=1; }
-}
-
-# row PROG P TARGET MACHINE RUN...: prints the table row; RUN... traces on the target
+# row PROG P TARGET MACHINE HERE THERE: prints the table row from the REPEATS
+# pairs: REAL the median of the target's runs, each model's ERROR the median
+# over the pairs of 100 (REAL_k - MODEL_k) / REAL_k, MODEL_k predicted from
+# trace K here, REAL_k the run K there (the pair taken together).
 row() {
-    local prog=$1 p=$2 target=$3 machine=$4
-    shift 4
-    local real line best="" bestabs=""
-    real=$(for t in "$@"; do "$polybsp" predict --explain --machine "$machine" --model bsp \
-        --format json "$t" | total real; done | median)
+    local prog=$1 p=$2 target=$3 machine=$4 here=$5 there=$6
+    local reals=() k real line best="" bestabs=""
+    for k in $(seq "$REPEATS"); do
+        reals[k]=$("$polybsp" predict --explain --machine "$machine" --model bsp \
+            --format json "$there.$k.jsonl" | total real)
+    done
+    real=$(printf '%s\n' "${reals[@]}" | grep . | median)
     line="| $prog | $p | $target | $(printf '%.4g' "$real")"
     for m in $models; do
-        pred=$(for k in $(seq "$REPEATS"); do
-            "$polybsp" predict --machine "$machine" --model "$m" --format json \
-                "$work/$prog.$p.here.$k.jsonl" 2>/dev/null | total "$m"
-        done | grep -v null | median)
-        err=$(awk -v r="$real" -v m="$pred" 'BEGIN {if (m == "nan" || r == "nan") print "n/a"; else printf "%.1f", 100 * (r - m) / r}')
+        err=$(for k in $(seq "$REPEATS"); do
+            pred=$("$polybsp" predict --machine "$machine" --model "$m" --format json \
+                "$here.$k.jsonl" 2>/dev/null | total "$m")
+            awk -v r="${reals[k]}" -v m="$pred" 'BEGIN {if (m != "" && m != "null" && r > 0) printf "%.9g\n", 100 * (r - m) / r}'
+        done | median)
+        [ "$err" = nan ] && err=n/a || err=$(printf '%.1f' "$err")
         line="$line | $err"
         if [ "$err" != n/a ]; then
             a=${err#-}
@@ -146,23 +162,25 @@ row() {
     echo "$line | $best |" | tee -a "$work/rows"
 }
 
-# on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS runs of PROG on the
-# target (`polybsp run RUN-ARGS`), each after a trace here, then its row.
+# on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS pairs of PROG, each a
+# threads trace here then a run on the target (`polybsp run RUN-ARGS`), made
+# steady, then its row. The traces here are taken again for every target, so
+# that each pair's two runs are minutes, not the whole script's 40, apart.
 on_target() {
     local prog=$1 p=$2 target=$3 machine=$4 k
     shift 4
     runs_at "$prog" "$p" || return 0
-    local at=$work/$prog.$p.${target%% *} runs=()
+    local tg=${target%% *}
+    local here=$work/$prog.$p.here-$tg there=$work/$prog.$p.$tg
+    HERE_CMD=(env POLYBSP_NPROCS="$p" "$progs_dir/val_$prog")
+    THERE_CMD=("$polybsp" run "$@")
+    local ok=1
     for k in $(seq "$REPEATS"); do
-        trace_here "$prog" "$p" "$k"
-        take "$at" "$k" "$polybsp" run "$@" ||
-            { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; return 0; }
-        runs+=("$at.$k.jsonl")
+        pair "$here" "$there" "$k" || { ok=0; break; }
     done
-    trace_here "$prog" "$p"
-    steady "$at" "$polybsp" run "$@" ||
-        { echo "validate.sh: val_$prog failed at P = $p on $target" >&2; failed=1; return 0; }
-    row "$prog" "$p" "$target" "$machine" "${runs[@]}"
+    [ "$ok" = 1 ] && steady "$here" "$there" ||
+        { echo "validate.sh: val_$prog failed at P = $p here or on $target" >&2; failed=1; return 0; }
+    row "$prog" "$p" "$target" "$machine" "$here" "$there"
 }
 
 # This machine's rate, measured once (the median of five traced runs' own
@@ -179,7 +197,7 @@ export POLYBSP_RATE
 echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS"
 echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
-echo "ERROR = 100 (REAL - MODEL) / REAL percent; MODEL predicted from a threads trace taken here"
+echo "ERROR = 100 (REAL - MODEL) / REAL percent, the median over REPEATS pairs (a threads trace here, MODEL predicted from it, then a run there, REAL)"
 echo
 echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best |"
 echo "|---|---|---|---|---|---|---|---|---|---|"
@@ -229,7 +247,7 @@ echo "|---|---|---|---|---|---|---|---|---|"
 # explained by its machine file (`polybsp portability --held-out-only`), the
 # model to trust by them beside the one the a priori table above names.
 echo
-echo "Runs taken again as slowed (SLOWED $SLOWED): $(cat "$work/slowed" 2>/dev/null | wc -l)"
+echo "Pairs taken again as slowed (SLOWED $SLOWED): $(cat "$work/slowed" 2>/dev/null | wc -l)"
 echo
 echo "Held-out estimates on each target: its runs explained by its machine file (polybsp portability --held-out-only)"
 for target in $PLATFORMS mpi; do
