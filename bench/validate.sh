@@ -31,6 +31,9 @@
 #              1.9x slower (the host's other load), which a median of three
 #              keeps when two runs meet it. The pairs taken again are counted
 #              at the end.
+#   PORTABILITY_REPEATS  repeats of `polybsp portability` on each target
+#              (default 3): its calibration families name the model to trust
+#              there, which the table then checks on these programs (0: skip)
 #   MPI_PROCS  the P at which the MPI engine here is a target too, from a
 #              threads trace (default 2; empty: none)
 #   PROGRAMS   the programs (default: stencil samplesort matmul bfs prefix spmv)
@@ -39,8 +42,14 @@
 # Not a test: these machines are loaded, and the programs' CPU time moves
 # with it. The rules of the models are never chosen by these figures: they
 # are the check of every rule chosen elsewhere. Exit status: 0, 1 if a run or
-# a prediction failed, 2 on bad usage.
+# a prediction failed, 2 on bad usage (one line; --help prints this text).
 set -u
+case ${1:-} in
+-h | --help)
+    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+esac
 if [ $# -ne 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
     echo "usage: bench/validate.sh BUILD_DIR (a build with tools/polybsp/polybsp)" >&2
     exit 2
@@ -51,6 +60,15 @@ progs_dir=$build/examples/validation
 PROCS=${PROCS:-16 64}
 REPEATS=${REPEATS:-3}
 SLOWED=${SLOWED:-1.15}
+PORTABILITY_REPEATS=${PORTABILITY_REPEATS:-3}
+# need NAME VALUE PATTERN WHAT: bad usage unless VALUE matches PATTERN (grep -E).
+need() {
+    echo "$2" | grep -Eqx "$3" ||
+        { echo "validate.sh: $1 must be $4, got '$2'" >&2; exit 2; }
+}
+need REPEATS "$REPEATS" '[1-9][0-9]{0,2}' "a whole number from 1 to 999"
+need PORTABILITY_REPEATS "$PORTABILITY_REPEATS" '[0-9]{1,3}' "a whole number from 0 to 999"
+need SLOWED "$SLOWED" '[0-9]+(\.[0-9]*)?' "a factor such as 1.15 (0: never)"
 MPI_PROCS=${MPI_PROCS-2}
 PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv}
 PLATFORMS=${PLATFORMS:-$("$polybsp" info --platforms | awk 'NF {print $1}')}
@@ -183,6 +201,24 @@ on_target() {
     row "$prog" "$p" "$target" "$machine" "$here" "$there"
 }
 
+# trust_of TARGET P PORTABILITY-ARGS...: the model `polybsp portability` names
+# to trust on the target by its calibration families (chosen without these
+# programs), kept as "TARGET|P MODEL" in $work/trust for the per-target table.
+trust_of() {
+    local tg=$1 p=$2 out
+    shift 2
+    [ "$PORTABILITY_REPEATS" -gt 0 ] || return 0
+    out=$work/$tg.$p.portability.json
+    echo "validate.sh: polybsp portability on $tg at P = $p" >&2
+    if "$polybsp" portability -q --format json --repeats "$PORTABILITY_REPEATS" -p "$p" "$@" \
+        >"$out" 2>"$out.err"; then
+        echo "$tg|$p $(grep -o '"trust": *"[a-z]*"' "$out" | head -n 1 | sed 's/.*"\([a-z]*\)"$/\1/')" >>"$work/trust"
+    else
+        echo "validate.sh: portability on $tg at P = $p failed: $(tail -n 1 "$out.err")" >&2
+        failed=1
+    fi
+}
+
 # This machine's rate, measured once (the median of five traced runs' own
 # measures) and given to every run (POLYBSP_RATE): the threads traces record it
 # and the simulator charges computation by it, so that only the programs' CPU
@@ -208,6 +244,7 @@ for platform in $PLATFORMS; do
         -o "$work/$platform.json" >"$work/$platform.probe" 2>&1 ||
         { echo "validate.sh: probe of $platform failed" >&2; failed=1; continue; }
     for p in $PROCS; do
+        trust_of "$platform" "$p" --engine smpi --platform "$platform" --machine "$work/$platform.json"
         for prog in $PROGRAMS; do
             on_target "$prog" "$p" "$platform" "$work/$platform.json" \
                 --engine smpi --platform "$platform" -p "$p" "$progs_dir/val_${prog}_smpi.so"
@@ -218,30 +255,39 @@ for p in $MPI_PROCS; do
     echo "validate.sh: probing the MPI engine at P = $p" >&2
     "$polybsp" probe --engine mpi --quick -q --procs "$p" -o "$work/mpi.json" >/dev/null 2>&1 ||
         { echo "validate.sh: MPI probe failed" >&2; failed=1; continue; }
+    trust_of "mpi(here)" "$p" --engine mpi --machine "$work/mpi.json"
     for prog in $PROGRAMS; do
         on_target "$prog" "$p" "mpi (here)" "$work/mpi.json" \
             --engine mpi -p "$p" "$progs_dir/val_${prog}_mpi"
     done
 done
 echo
-echo "Per target: delta = eta (1) over the programs (1 = every program's REAL / MODEL the same); within 10 %: programs"
+echo "Per target: delta = eta (1) over the programs above (1 = every program's REAL / MODEL the same);"
+echo "'least delta': the model of the smallest, chosen with hindsight on these programs, and how many"
+echo "it predicts within 10 %; 'trust': the model \`polybsp portability\` names on the target from its"
+echo "calibration families alone (PORTABILITY_REPEATS $PORTABILITY_REPEATS), and how many it predicts within 10 %"
 echo
-echo "| target | P | BSP | BSP* | EBSP | D-BSP | CCM | trust | within 10 % |"
-echo "|---|---|---|---|---|---|---|---|---|"
-[ -f "$work/rows" ] && awk -F'|' -v names="$models" '
+echo "| target | P | BSP | BSP* | EBSP | D-BSP | CCM | least delta | within 10 % | trust | within 10 % |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+[ -f "$work/rows" ] && awk -F'|' -v names="$models" -v trustf="$work/trust" '
+    BEGIN { while ((getline l < trustf) > 0) { split(l, f, " "); trust[f[1]] = f[2] } }
     { tg = $4; pp = $3; gsub(/ /, "", tg); gsub(/ /, "", pp); t = tg "|" pp; if (!(t in seen)) { seen[t] = 1; order[++n] = t }
       for (k = 1; k <= 5; k++) { e = $(5 + k); gsub(/ /, "", e)
           if (e == "n/a") { bad[t, k] = 1; continue }
           e += 0; q = 1 / (1 - e / 100); if (!((t, k) in lo) || q < lo[t, k]) lo[t, k] = q
           if (!((t, k) in hi) || q > hi[t, k]) hi[t, k] = q
           if (e <= 10 && e >= -10) near[t, k]++ } }
-    END { split(names, nm, " ")
+    END { split(names, nm, " "); for (k = 1; k <= 5; k++) index_of[nm[k]] = k
         for (i = 1; i <= n; i++) { t = order[i]; split(t, tp, "|"); line = "| " tp[1] " | " tp[2]; best = ""; bd = 0
             for (k = 1; k <= 5; k++) {
                 if ((t, k) in bad || !((t, k) in lo)) { line = line " | n/a"; continue }
                 d = hi[t, k] / lo[t, k]; line = line sprintf(" | %.2f", d)
                 if (best == "" || d < bd) { best = k; bd = d } }
-            printf "%s | %s | %d |\n", line, (best == "" ? "-" : nm[best]), near[t, best] } }' "$work/rows"
+            line = sprintf("%s | %s | %d", line, (best == "" ? "-" : nm[best]), near[t, best])
+            tr = (t in trust) ? trust[t] : ""
+            if (tr in index_of) line = sprintf("%s | %s | %d", line, tr, near[t, index_of[tr]])
+            else line = line " | - | - "
+            print line " |" } }' "$work/rows"
 
 # Paper 002's estimates a posteriori: each target's own runs of the programs,
 # explained by its machine file (`polybsp portability --held-out-only`), the
