@@ -23,7 +23,8 @@
 #   PROCS      the P of the simulated targets (default "16 64")
 #   PLATFORMS  shipped platforms to predict (default: every one; see
 #              `polybsp info --platforms`)
-#   REPEATS    runs on each side, of which the medians are taken (default 3)
+#   REPEATS    pairs per program, P and target, over which the medians are
+#              taken (default 3)
 #   SLOWED     a pair one of whose runs took more CPU time (the trace's,
 #              summed) than the least of its side's repeats by this factor is
 #              taken again, both runs, up to REPEATS times (default 1.15; 0:
