@@ -133,7 +133,12 @@ static void on_crash(int sig)
         return;
 #endif
     const core_proc *p = core_self;
-    if (p && first_report()) {
+    /* A thread of this process that crashes while another one reports waits
+     * for that one to end the process: raising at once would end it before the
+     * line is out (every process of fault.all.crash stores through NULL at once). */
+    if (p && atomic_exchange(&reported, 1))
+        wait_for_exit();
+    if (p && eng_first_report()) {
         char b[256];
         size_t n = put_str(b, 0, "polybsp: process ");
         n = put_num(b, n, (unsigned long)p->pid);
