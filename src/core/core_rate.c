@@ -1,6 +1,8 @@
 /* core_rate — DAXPY, and this machine's rate measured with it. */
 #include "core/core_rate.h"
 
+#include "core/core_cpuclock.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +23,6 @@ void core_daxpy(double *y, const double *x, long passes)
 }
 
 #ifndef POLYBSP_SMPI
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 enum { TIMINGS = 5 };
 
@@ -40,9 +36,9 @@ static double measure(void)
     long passes = 1;
     double t = 0;
     while (passes < (1L << 20)) {
-        double t0 = cpu_now();
+        double t0 = core_thread_cpu();
         core_daxpy(y, x, passes);
-        t = cpu_now() - t0;
+        t = core_thread_cpu() - t0;
         if (t >= 1e-3)
             break;
         passes *= 2;
@@ -51,9 +47,9 @@ static double measure(void)
         return 0;
     double r[TIMINGS];
     for (int k = 0; k < TIMINGS; k++) {
-        double t0 = cpu_now();
+        double t0 = core_thread_cpu();
         core_daxpy(y, x, passes);
-        double s = cpu_now() - t0;
+        double s = core_thread_cpu() - t0;
         r[k] = s > 0 ? 2.0 * CORE_DAXPY_N * (double)passes / s : 0;
     }
     for (int i = 1; i < TIMINGS; i++) /* insertion sort: five values */

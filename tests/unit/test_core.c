@@ -1,9 +1,11 @@
 /* test_core — the small pieces of src/core on their own, with hand-computed
  * answers: the record format (core_rec.h), the message queue (core_msgq.h), the
  * registration table (core_reg.h), the out buffers (core_buf.h) and the choice
- * of whom to name at a misused barrier (core_blame_mixed, core_blame_steps).
+ * of whom to name at a misused barrier (core_blame_mixed, core_blame_steps), and
+ * the thread CPU clock (core_cpuclock.h).
  * Prints "test_core: OK" or a FAIL line per failed check. */
 #include "core/core.h"
+#include "core/core_cpuclock.h"
 
 #include "unit.h"
 
@@ -125,6 +127,25 @@ static void blame(void)
     CHECK(behind == 2 && other == 0);
 }
 
+/* The clock advances with this thread's work (a loop that ends only when it
+ * has: a clock that stood still would hang it, which the test's timeout
+ * catches), and a read's cost is measured once and remembered. */
+static void cpu_clock(void)
+{
+    double t0 = core_thread_cpu(), t = t0;
+    volatile double sink = 0;
+    while (t - t0 < 0.01) {
+        for (int i = 0; i < 100000; i++)
+            sink += i;
+        double now = core_thread_cpu();
+        CHECK(now >= t);
+        t = now;
+    }
+    double cost = core_thread_cpu_cost();
+    CHECK(cost >= 0 && cost < t - t0);
+    CHECK(core_thread_cpu_cost() == cost);
+}
+
 int main(void)
 {
     records();
@@ -132,6 +153,7 @@ int main(void)
     registrations();
     buffers();
     blame();
+    cpu_clock();
     if (failures)
         return 1;
     printf("test_core: OK\n");

@@ -3,6 +3,8 @@
  * which ranks the job's end waits for (see mpie.h). */
 #include "engine/mpi/mpie.h"
 
+#include "core/core_cpuclock.h"
+
 #include <bsp.h>
 
 #include <unistd.h>
@@ -61,35 +63,6 @@ void mpie_progress(const core_ctx *c)
             core_now() - c->proc->run->t0);
 }
 
-/* This thread's CPU time (the system call: see wall_now). Under SMPI every
- * rank runs on the simulator's thread, but between two BSPlib calls of a rank
- * no other runs: the simulator switches only inside MPI calls. */
-static double thread_cpu_now(void)
-{
-    struct timespec ts;
-    syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* What one read of the clock costs (the least of a few), taken off every
- * stretch between two calls: the reads are the library's, and here one takes
- * about half a microsecond, as much as the loop between two puts. Every rank
- * runs on this one thread, one at a time, so one figure serves all. */
-static double clock_cost(void)
-{
-    static double cost = -1;
-    if (cost < 0) {
-        double least = 1, last = thread_cpu_now();
-        for (int i = 0; i < 16; i++) {
-            double now = thread_cpu_now();
-            least = now - last < least ? now - last : least;
-            last = now;
-        }
-        cost = least;
-    }
-    return cost;
-}
-
 /* smpi/cpu-threshold, read once. */
 static double cpu_threshold(void)
 {
@@ -121,11 +94,15 @@ static int charging(void)
     return on;
 }
 
+/* The thread CPU clock times a rank's computation: every rank runs on the
+ * simulator's thread, but between two BSPlib calls of a rank no other runs (the
+ * simulator switches only inside MPI calls). One read's cost is taken off each
+ * stretch: the reads are the library's (core_cpuclock.h). */
 void eng_work_pause(core_proc *p, int flush)
 {
     if (!charging())
         return;
-    double now = thread_cpu_now(), d = now - p->work_mark - clock_cost();
+    double now = core_thread_cpu(), d = now - p->work_mark - core_thread_cpu_cost();
     if (d > 0)
         p->work_pending += d;
     /* A call nested in another's user code (bsp_par's tasks) counts from here. */
@@ -136,7 +113,7 @@ void eng_work_pause(core_proc *p, int flush)
     }
 }
 
-void eng_work_resume(core_proc *p) { p->work_mark = thread_cpu_now(); }
+void eng_work_resume(core_proc *p) { p->work_mark = core_thread_cpu(); }
 
 /* SMPI (SimGrid 3.32) has no matched probe. A plain probe then a receive on the
  * probed source and tag takes the same message: each rank has one thread that
