@@ -7,7 +7,11 @@
 # --machine TARGET`: W = the trace's CPU time x r(here) / r(target), models.md
 # "Two kinds of prediction") and compared with the run of its pair. One row
 # per program, P and target with the median REAL there, each model's ERROR =
-# 100 (REAL - MODEL) / REAL, the median over the pairs, and the best model.
+# 100 (REAL - MODEL) / REAL, the median over the pairs, and the best model;
+# then where the error lies: BSP explaining the target's own run (the model's
+# own error there, with W as the target charged it) and the W ratio (the
+# trace's CPU time here scaled by the rates over the target's: 1 when W
+# travelled exactly).
 # (A pair shares the host's state: on this shared VM a program's CPU time
 # moves by 10-20 % over an hour, on both sides alike, so the traces here are
 # taken again for every target rather than once at the start.) Then per target
@@ -178,7 +182,20 @@ row() {
             fi
         fi
     done
-    echo "$line | $best |" | tee -a "$work/rows"
+    # Where the error lies: BSP explaining the target's own run (its W as the
+    # target charged it, so only the model's own error is left), and the
+    # pair's W here scaled by the rates over the W the target charged.
+    local rate_tg posts ratios
+    rate_tg=$(sed -n 's/.*"rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$machine" | head -n 1)
+    posts=$(for k in $(seq "$REPEATS"); do
+        "$polybsp" predict --machine "$machine" --model bsp --format json "$there.$k.jsonl" |
+            total bsp_error
+    done | median)
+    ratios=$(for k in $(seq "$REPEATS"); do
+        awk -v h="$(cpu_total "$here.$k.jsonl")" -v t="$(cpu_total "$there.$k.jsonl")" \
+            -v rh="$POLYBSP_RATE" -v rt="$rate_tg" 'BEGIN {if (t > 0 && rt > 0) printf "%.9g\n", h * rh / rt / t}'
+    done | median)
+    echo "$line | $best | $(printf '%.1f' "$posts") | $(printf '%.2f' "$ratios") |" | tee -a "$work/rows"
 }
 
 # on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS pairs of PROG, each a
@@ -236,8 +253,11 @@ echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
 echo "ERROR = 100 (REAL - MODEL) / REAL percent, the median over REPEATS pairs (a threads trace here, MODEL predicted from it, then a run there, REAL)"
 echo
-echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best |"
-echo "|---|---|---|---|---|---|---|---|---|---|"
+echo "BSP a post.: BSP's ERROR explaining the target's own runs (the model's own error there);"
+echo "W ratio: the trace's CPU time here x r(here) / r(target) over the target's (1: W travelled exactly)"
+echo
+echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best | BSP a post. | W ratio |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 for platform in $PLATFORMS; do
     plist=$(echo $PROCS | tr ' ' ',')
     echo "validate.sh: probing $platform at P = $plist" >&2
