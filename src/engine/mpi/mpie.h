@@ -97,7 +97,7 @@ static inline int mpie_coll_sync(int P) { return P > MPIE_COLL_SYNC_ABOVE; }
 /* A message found by a probe, to be received as itself (mpie_port.c): MPI's
  * matched probe, or under SMPI (POLYBSP_SMPI), which lacks it, the probed source
  * and tag. mpie_improbe returns whether one was found (then *msg and *st say
- * which); mpie_mrecv receives len bytes of it into buf. */
+ * which); mpie_imrecv starts receiving len bytes of it into buf (*req). */
 #ifdef POLYBSP_SMPI
 typedef struct mpie_message {
     int source, tag;
@@ -107,7 +107,7 @@ typedef struct mpie_message {
 typedef MPI_Message mpie_message;
 #endif
 int mpie_improbe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Status *st);
-void mpie_mrecv(void *buf, int len, mpie_message *msg);
+void mpie_imrecv(void *buf, int len, mpie_message *msg, MPI_Request *req);
 /* Waits until another rank stops the job (after its one-line report). */
 void mpie_await_stop(void) __attribute__((noreturn));
 #ifdef POLYBSP_SMPI
@@ -142,8 +142,10 @@ void mpie_blame(const core_ctx *c, int guilty, const char *call, const char *det
 /* Makes comm the group's communicator and learns every member's run pid. */
 void mpie_group_attach(core_group *g, MPI_Comm comm, int run_pid);
 /* Receives the message msg (found by a probe as st) into c->e.in[its source],
- * replacing what that buffer held. */
+ * replacing what that buffer held. mpie_take_start only starts it, its request
+ * the last of c->e.reqs: the buffer holds the message once that completes. */
 void mpie_take(core_ctx *c, mpie_message *msg, const MPI_Status *st);
+void mpie_take_start(core_ctx *c, mpie_message *msg, const MPI_Status *st);
 /* A new entry at the end of c->e.reqs (which may move). */
 MPI_Request *mpie_request(core_ctx *c);
 /* Runs the collective eng_coll_native accepted (mpie_coll.c), in the sync

@@ -127,9 +127,9 @@ int mpie_improbe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Stat
     return found;
 }
 
-void mpie_mrecv(void *buf, int len, mpie_message *msg)
+void mpie_imrecv(void *buf, int len, mpie_message *msg, MPI_Request *req)
 {
-    MPI_Recv(buf, len, MPI_BYTE, msg->source, msg->tag, msg->comm, MPI_STATUS_IGNORE);
+    MPI_Irecv(buf, len, MPI_BYTE, msg->source, msg->tag, msg->comm, req);
 }
 
 /* Polling costs simulated time under SMPI (each failed MPI_Test or MPI_Iprobe
@@ -174,9 +174,9 @@ int mpie_improbe(int source, int tag, MPI_Comm comm, mpie_message *msg, MPI_Stat
     return found;
 }
 
-void mpie_mrecv(void *buf, int len, mpie_message *msg)
+void mpie_imrecv(void *buf, int len, mpie_message *msg, MPI_Request *req)
 {
-    MPI_Mrecv(buf, len, MPI_BYTE, msg, MPI_STATUS_IGNORE);
+    MPI_Imrecv(buf, len, MPI_BYTE, msg, req);
 }
 
 void mpie_await_stop(void)
