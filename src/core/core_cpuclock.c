@@ -11,7 +11,7 @@ double core_thread_cpu(void)
 {
     struct timespec ts;
     if (syscall(SYS_clock_gettime, CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        return 0;
+        return -1;
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 

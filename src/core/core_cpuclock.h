@@ -2,7 +2,7 @@
  * time a program's own computation (the trace's cpu, the simulator's charge,
  * the rate's DAXPY).
  *
- * Contract: core_thread_cpu() is this thread's CPU time in seconds (0 if the
+ * Contract: core_thread_cpu() is this thread's CPU time in seconds (-1 if the
  * clock cannot be read). core_thread_cpu_cost() is what one read costs on this
  * machine: the least of a few back-to-back reads, measured at the first call
  * and remembered (any thread may call it). A stretch of computation timed by

@@ -23,7 +23,6 @@ void core_daxpy(double *y, const double *x, long passes)
 }
 
 #ifndef POLYBSP_SMPI
-
 enum { TIMINGS = 5 };
 
 static double measure(void)
