@@ -141,6 +141,7 @@ static void cpu_clock(void)
         CHECK(now >= t);
         t = now;
     }
+    CHECK(sink > 0);
     double cost = core_thread_cpu_cost();
     CHECK(cost >= 0 && cost < t - t0);
     CHECK(core_thread_cpu_cost() == cost);
