@@ -160,10 +160,14 @@ steady() {
 # trace K here, REAL_k the run K there (the pair taken together).
 row() {
     local prog=$1 p=$2 target=$3 machine=$4 here=$5 there=$6
-    local reals=() k real line best="" bestabs=""
+    local reals=() posts=() k real line best="" bestabs="" json
+    # The target's own runs explained by its machine file: their REAL, and
+    # BSP's error there (the model's own, with W as the target charged it).
     for k in $(seq "$REPEATS"); do
-        reals[k]=$("$polybsp" predict --explain --machine "$machine" --model bsp \
-            --format json "$there.$k.jsonl" | total real)
+        json=$("$polybsp" predict --explain --machine "$machine" --model bsp \
+            --format json "$there.$k.jsonl")
+        reals[k]=$(echo "$json" | total real)
+        posts[k]=$(echo "$json" | total bsp_error)
     done
     real=$(printf '%s\n' "${reals[@]}" | grep . | median)
     line="| $prog | $p | $target | $(printf '%.4g' "$real")"
@@ -182,20 +186,16 @@ row() {
             fi
         fi
     done
-    # Where the error lies: BSP explaining the target's own run (its W as the
-    # target charged it, so only the model's own error is left), and the
+    # Where the error lies: BSP's own error on the target (above), and the
     # pair's W here scaled by the rates over the W the target charged.
-    local rate_tg posts ratios
+    local rate_tg post ratios
     rate_tg=$(sed -n 's/.*"rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$machine" | head -n 1)
-    posts=$(for k in $(seq "$REPEATS"); do
-        "$polybsp" predict --machine "$machine" --model bsp --format json "$there.$k.jsonl" |
-            total bsp_error
-    done | median)
+    post=$(printf '%s\n' "${posts[@]}" | grep . | median)
     ratios=$(for k in $(seq "$REPEATS"); do
         awk -v h="$(cpu_total "$here.$k.jsonl")" -v t="$(cpu_total "$there.$k.jsonl")" \
             -v rh="$POLYBSP_RATE" -v rt="$rate_tg" 'BEGIN {if (t > 0 && rt > 0) printf "%.9g\n", h * rh / rt / t}'
     done | median)
-    echo "$line | $best | $(printf '%.1f' "$posts") | $(printf '%.2f' "$ratios") |" | tee -a "$work/rows"
+    echo "$line | $best | $(printf '%.1f' "$post") | $(printf '%.2f' "$ratios") |" | tee -a "$work/rows"
 }
 
 # on_target PROG P TARGET MACHINE RUN-ARGS...: REPEATS pairs of PROG, each a
