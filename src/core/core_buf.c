@@ -25,7 +25,9 @@ void core_buf_grow(core_buf *b, size_t need)
     /* The pages about to be filled are written once here: their page faults
      * (the first touch of new memory) are then paid in the growth, local work,
      * and not in the copy of the payload that follows, which a trace times as
-     * communication (core_trace.h, copy). The data there is not yet anybody's. */
+     * communication (core_trace.h, copy); a trace's cpu leaves the growth out
+     * as the library's (core.c, out_reserve). The data there is not yet
+     * anybody's. */
     size_t page = 4096, end = b->len + need;
     for (size_t at = (b->cap + page - 1) / page * page; at < end; at += page)
         ((volatile char *)p)[at] = 0;

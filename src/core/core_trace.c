@@ -155,6 +155,7 @@ void core_trace_start(core_proc *p)
     t->ticks0 = core_ticks();
     t->clock0 = core_now();
     t->copy_ticks = 0;
+    t->grow = 0;
     if (!t->seen) {
         /* A bit per process, and the sources as they come: 5 P bytes a
          * process made 335 MB at P = 8192 (reliability.md). */
@@ -192,6 +193,17 @@ void core_trace_thread_begins(core_proc *p)
 }
 
 void core_trace_stop(core_proc *p) { p->tr.on = 0; }
+
+double core_trace_growth_begin(const core_tracer *t) { return t->on ? thread_cpu() : -1; }
+
+void core_trace_growth_end(core_tracer *t, double begin)
+{
+    double now = begin >= 0 ? thread_cpu() : -1;
+    /* The two reads are inside the stretch cpu measures, and the pair
+     * brackets about one of them. */
+    if (now >= 0)
+        t->grow += now - begin + core_thread_cpu_cost();
+}
 
 void core_trace_add_source(core_proc *p, int src)
 {
@@ -364,14 +376,17 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->w = t->t_enter - t->last_exit;
 #ifdef POLYBSP_SMPI
     r->cpu = r->w > 0 ? r->w : 0;
+    r->grow = -1;
 #else
     /* Less one read of the clock: the two reads that bound the stretch are
      * the tracer's, about 0.7 us together here, as much as a small superstep
-     * computes (the simulator's charge takes the same off, mpie_port.c). */
-    r->cpu = t->cpu_enter >= 0 && t->cpu_exit >= 0
-                 ? fmax(0, t->cpu_enter - t->cpu_exit - core_thread_cpu_cost())
-                 : -1;
+     * computes (the simulator's charge takes the same off, mpie_port.c); and
+     * less the out buffers' growth, the library's (core_trace_growth_end). */
+    int timed = t->cpu_enter >= 0 && t->cpu_exit >= 0;
+    r->cpu = timed ? fmax(0, t->cpu_enter - t->cpu_exit - core_thread_cpu_cost() - t->grow) : -1;
+    r->grow = timed ? t->grow : -1;
 #endif
+    t->grow = 0;
     r->preempt = preempt >= 0 && t->preempt_exit >= 0 ? preempt - t->preempt_exit : -1;
     r->copy = copy_seconds(t, now + p->run->t0, r->w);
     r->setup = t->setup < r->w ? t->setup : r->w;
@@ -446,6 +461,7 @@ static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
     set_number(&v[CORE_TF_W], 1, r->w > 0 ? r->w : 0.0);
     set_number(&v[CORE_TF_CPU], r->cpu >= 0, r->cpu);
     set_number(&v[CORE_TF_COPY], r->copy >= 0, r->copy);
+    set_number(&v[CORE_TF_GROW], r->grow >= 0, r->grow);
     set_number(&v[CORE_TF_SETUP], r->setup > 0, r->setup);
     v[CORE_TF_OPS].present = 1; /* the kinds not declared (-1) are left out */
     memcpy(v[CORE_TF_OPS].v.amounts, r->ops, sizeof r->ops);

@@ -28,7 +28,8 @@ typedef struct core_trace_rec {
     unsigned long step;
     unsigned long op; /* collective instance, for collective kinds */
     double w, t_enter, t_exit;
-    double cpu;      /* of w's span, the thread's CPU time; -1: not timed */
+    double cpu;      /* of w's span, the thread's CPU time less grow; -1: not timed */
+    double grow;     /* of w's span, the CPU time out buffers took to grow; -1: not timed */
     int64_t preempt; /* involuntary context switches from the last sync's end to this one's; -1: not
                         known */
     double ops[CORE_OPS_KINDS]; /* declared operations of each kind; -1: not declared */
@@ -84,6 +85,9 @@ typedef struct core_tracer {
      * into seconds: the copy is communication, which the probe's g includes. */
     uint64_t copy_ticks, ticks0;
     double clock0;
+    /* CPU seconds the out buffers took to grow since the last sync (the
+     * library's, core_trace_growth_end): left out of the next record's cpu. */
+    double grow;
     double ops[CORE_OPS_KINDS]; /* declared this superstep, per kind; -1 while none is */
     double setup; /* seconds core_trace_start spent making the file, for the next record */
     uint64_t bytes_out, msgs_out, bytes_in, msgs_in;
@@ -114,6 +118,11 @@ void core_trace_add_source(struct core_proc *p, int src);
  * the models leave them out of h, since no pattern calibrates them. */
 void core_trace_add_self(struct core_proc *p, uint64_t n);
 void core_trace_enter(struct core_proc *p);
+/* Around the growth of an out buffer in a put or send: the thread's CPU clock
+ * before it while tracing (-1 otherwise, and under SMPI, whose cpu holds the
+ * program's work alone already), then its CPU time added to t->grow. */
+double core_trace_growth_begin(const core_tracer *t);
+void core_trace_growth_end(core_tracer *t, double begin);
 /* Counts the pages of a destination [to, to + n) that the next sync writes and
  * that were never touched, before the write (a get's when the get is made):
  * the trace's "fresh". A fault

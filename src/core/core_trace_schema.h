@@ -158,6 +158,7 @@ enum {
     X(W, "w", SECONDS, REQUIRED, NONE)                                                             \
     X(CPU, "cpu", SECONDS, OPTIONAL, NONE)                                                         \
     X(COPY, "copy", SECONDS, OPTIONAL, W)                                                          \
+    X(GROW, "grow", SECONDS, OPTIONAL, NONE)                                                       \
     X(SETUP, "setup", SECONDS, OPTIONAL, W)                                                        \
     X(OPS, NULL, AMOUNTS, OPTIONAL, NONE)                                                          \
     X(BYTES_OUT, "bytes_out", COUNT, REQUIRED, NONE)                                               \

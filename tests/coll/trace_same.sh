@@ -1,12 +1,12 @@
 #!/bin/sh
 # trace_same.sh THREADS.jsonl MPI.jsonl — the two engines' traces of one program
 # record the same supersteps with the same kinds, ops, bytes, messages and
-# sources (times, copying times, page faults and the header's engine differ). On the MPI engine some
+# sources (times, copying and growing times, page faults and the header's engine differ). On the MPI engine some
 # collectives run MPI's own (docs/collectives.md §7.1): their records must still
 # count what the puts would have moved.
 set -eu
 strip() {
-    grep '"step"' "$1" | sed -e 's/"w":[^,]*,//' -e 's/"ops":[^,]*,//' -e 's/"faults":[^,]*,//' -e 's/"fresh":[^,]*,//' -e 's/"w_faults":[^,]*,//' -e 's/"copy":[^,]*,//' -e 's/"cpu":[^,]*,//' -e 's/"preempt":[^,]*,//' \
+    grep '"step"' "$1" | sed -e 's/"w":[^,]*,//' -e 's/"ops":[^,]*,//' -e 's/"faults":[^,]*,//' -e 's/"fresh":[^,]*,//' -e 's/"w_faults":[^,]*,//' -e 's/"copy":[^,]*,//' -e 's/"cpu":[^,]*,//' -e 's/"grow":[^,]*,//' -e 's/"preempt":[^,]*,//' \
         -e 's/,"t_enter".*$//' | sort
 }
 a=$(mktemp)

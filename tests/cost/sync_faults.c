@@ -22,6 +22,8 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS */
 #include <bsp.h>
 
+#include "trace_member.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,22 +32,11 @@
 
 enum { PAGES = 64 };
 
-/* The integer part of member `key` (with its quotes and colon) in the record
- * of (step, pid): -1 without that record, -2 without the member. */
+/* The integer part of member `key` of the record of (step, pid): -1 without
+ * that record, -2 without the member. */
 static long member_of(const char *trace, int step, int pid, const char *key)
 {
-    FILE *f = fopen(trace, "r");
-    char line[4096], want[64];
-    long n = -1;
-    snprintf(want, sizeof want, "{\"step\":%d,\"pid\":%d,", step, pid);
-    while (f && fgets(line, sizeof line, f))
-        if (strncmp(line, want, strlen(want)) == 0) {
-            const char *at = strstr(line, key);
-            n = at ? strtol(at + strlen(key), NULL, 10) : -2;
-        }
-    if (f)
-        fclose(f);
-    return n;
+    return (long)trace_member(trace, step, pid, key);
 }
 
 static long faults_of(const char *trace, int step, int pid)
