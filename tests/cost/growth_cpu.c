@@ -42,6 +42,10 @@ int main(void)
         bsp_put(0, from, to, 0, BYTES);
     bsp_sync(); /* superstep 3: the same buffer, grown already */
     int landed = bsp_pid() == 1 || (to[0] == 7 && to[BYTES - 1] == 7);
+    bsp_pop_reg(to);
+    bsp_sync();
+    free(from);
+    free(to);
     bsp_end();
     double grew = trace_member(trace, 1, 1, "\"grow\":"),
            again = trace_member(trace, 3, 1, "\"grow\":");
