@@ -125,17 +125,14 @@ runs_at() {
     esac
 }
 
-# The CPU time a trace records, summed over its supersteps and processes.
-cpu_total() {
-    grep -o '"cpu":[-0-9.e+]*' "$1" | awk -F: '$2 > 0 {s += $2} END {printf "%.9g\n", s}'
-}
-
-# The work a trace carries to another machine, summed: its CPU time less the
-# copy, which predict leaves out of W (cost_transfer.c; absent on smpi: 0).
-w_total() {
-    awk '{ c = 0; k = 0
+# cpu_sum TRACE [less-copy]: the CPU time the trace records, summed over its
+# supersteps and processes; with less-copy, less each record's copy: the work
+# a trace carries to another machine, since predict leaves the copy out of W
+# (cost_transfer.c; absent on smpi: 0).
+cpu_sum() {
+    awk -v less="${2:-}" '{ c = 0; k = 0
         if (match($0, /"cpu":[-0-9.e+]*/)) c = substr($0, RSTART + 6, RLENGTH - 6) + 0
-        if (match($0, /"copy":[-0-9.e+]*/)) k = substr($0, RSTART + 7, RLENGTH - 7) + 0
+        if (less == "less-copy" && match($0, /"copy":[-0-9.e+]*/)) k = substr($0, RSTART + 7, RLENGTH - 7) + 0
         if (c > 0) s += c - (k < 0 ? 0 : k < c ? k : c) }
         END { printf "%.9g\n", s }' "$1"
 }
@@ -161,7 +158,7 @@ pair() {
 # SLOWED the most, as "RATIO K" (RATIO = its CPU time / the least); nothing
 # when none does.
 slowed() {
-    for k in $(seq "$REPEATS"); do echo "$(cpu_total "$1.$k.jsonl") $k"; done |
+    for k in $(seq "$REPEATS"); do echo "$(cpu_sum "$1.$k.jsonl") $k"; done |
         sort -g | awk -v slow="$SLOWED" 'NR == 1 {least = $1} {most = $1; k = $2}
             END {if (slow > 0 && least > 0 && most > slow * least) printf "%.6g %d\n", most / least, k}'
 }
@@ -219,14 +216,15 @@ row() {
     done
     # Where the error lies: BSP's own error on the target (above), and the
     # pair's W here scaled by the rates over the W the target charged.
-    local rate_tg post ratios
+    local rate_tg post ratios key
     # The rate predict divides by (trace_rate, else rate: formats.md).
-    rate_tg=$(sed -n 's/.*"trace_rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$machine" | head -n 1)
-    [ -n "$rate_tg" ] ||
-        rate_tg=$(sed -n 's/.*"rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$machine" | head -n 1)
+    for key in trace_rate rate; do
+        rate_tg=$(sed -n "s/.*\"$key\": {\"ops_per_second\": \([-0-9.e+]*\)}.*/\1/p" "$machine" | head -n 1)
+        [ -z "$rate_tg" ] || break
+    done
     post=$(printf '%s\n' "${posts[@]}" | grep . | median)
     ratios=$(for k in $(seq "$REPEATS"); do
-        awk -v h="$(w_total "$here.$k.jsonl")" -v t="$(w_total "$there.$k.jsonl")" \
+        awk -v h="$(cpu_sum "$here.$k.jsonl" less-copy)" -v t="$(cpu_sum "$there.$k.jsonl" less-copy)" \
             -v rh="$POLYBSP_RATE" -v rt="$rate_tg" 'BEGIN {if (t > 0 && rt > 0) printf "%.9g\n", h * rh / rt / t}'
     done | median)
     echo "$line | $best | $(printf '%.1f' "$post") | $(printf '%.2f' "$ratios") |" | tee -a "$work/rows"
