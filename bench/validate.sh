@@ -12,6 +12,10 @@
 # own error there, with W as the target charged it) and the W ratio (the
 # trace's CPU time here less its copy, the W predict scales, scaled by the
 # rates over the target's: 1 when W travelled exactly).
+# The traces for a simulated target are taken solo (POLYBSP_SOLO=on: one
+# process computes at a time, as SMPI runs its ranks; thr_solo.h; SOLO=off
+# below traces them as before 2026-11-29 night), those for the MPI engine here
+# not (its ranks compute side by side, as the trace's do).
 # (A pair shares the host's state: on this shared VM a program's CPU time
 # moves by 10-20 % over an hour, on both sides alike, so the traces here are
 # taken again for every target rather than once at the start.) Then per target
@@ -46,6 +50,8 @@
 #              were chosen on (inprod at n = 4000000, irregular, multisearch,
 #              broadcast_study, hm_routing, at their default sizes), so that a
 #              change is reported on both suites by the same measure
+#   SOLO       on (the default): the traces for simulated targets are taken
+#              with POLYBSP_SOLO=on; off: with the threads side by side
 #   PROGRAMS   the programs (default: the suite's, above)
 #   KEEP       a directory to keep the machine files and traces in (default:
 #              a temporary one, removed at the end)
@@ -76,6 +82,7 @@ PROCS=${PROCS:-16 64}
 REPEATS=${REPEATS:-3}
 SLOWED=${SLOWED:-1.15}
 PORTABILITY_REPEATS=${PORTABILITY_REPEATS:-3}
+SOLO=${SOLO:-on}
 # need NAME VALUE PATTERN WHAT: bad usage unless VALUE matches PATTERN (grep -E).
 need() {
     echo "$2" | grep -Eqx "$3" ||
@@ -84,6 +91,7 @@ need() {
 need REPEATS "$REPEATS" '[1-9][0-9]{0,2}' "a whole number from 1 to 999"
 need PORTABILITY_REPEATS "$PORTABILITY_REPEATS" '[0-9]{1,3}' "a whole number from 0 to 999"
 need SLOWED "$SLOWED" '[0-9]+(\.[0-9]*)?' "a factor such as 1.15 (0: never)"
+need SOLO "$SOLO" 'on|off' "on or off"
 MPI_PROCS=${MPI_PROCS-2}
 if [ "$SUITE" = tuning ]; then
     PROGRAMS=${PROGRAMS:-inprod irregular multisearch broadcast_study hm_routing}
@@ -244,7 +252,9 @@ on_target() {
     local variant=$1
     shift
     mapfile -t HERE_CMD < <(program "$prog" "")
-    HERE_CMD=(env POLYBSP_NPROCS="$p" "${HERE_CMD[@]}")
+    local solo=off
+    [ "$variant" = _smpi.so ] && solo=$SOLO
+    HERE_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_CMD[@]}")
     mapfile -t THERE_CMD < <(program "$prog" "$variant")
     THERE_CMD=("$polybsp" run "$@" "${THERE_CMD[@]}")
     local ok=1
@@ -285,7 +295,7 @@ if [ -z "${POLYBSP_RATE:-}" ]; then
     done | median)
 fi
 export POLYBSP_RATE
-echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS, suite $SUITE"
+echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS, suite $SUITE, solo $SOLO"
 echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
 echo "ERROR = 100 (REAL - MODEL) / REAL percent, the median over REPEATS pairs (a threads trace here, MODEL predicted from it, then a run there, REAL)"

@@ -144,7 +144,8 @@ enum {
     X(PROGRAM, "program", TEXT, REQUIRED, NONE)                                                    \
     X(HOST, "host", TEXT, OPTIONAL, NONE)                                                          \
     X(CORES, "cores", COUNT, OPTIONAL, SIZE)                                                       \
-    X(RATE, "rate", RATE, OPTIONAL, NONE)
+    X(RATE, "rate", RATE, OPTIONAL, NONE)                                                          \
+    X(SOLO, "solo", COUNT, OPTIONAL, NONE)
 
 /* formats.md says what each field means and which writers lack it. */
 #define CORE_TRACE_FIELDS(X)                                                                       \

@@ -49,6 +49,7 @@ static void json_run(FILE *out, const predict_view *v)
     fprintf(out, "  \"first_step\": %lu,\n  \"nsteps\": %lu,\n  \"dropped\": %lu,\n", t->first_step,
             t->nsteps, t->dropped);
     fprintf(out, "  \"complete\": %s,\n", t->complete ? "true" : "false");
+    fprintf(out, "  \"solo\": %s,\n", t->solo ? "true" : "false");
     json_str(out, "reason", t->reason[0] != '\0' ? t->reason : NULL, ",");
     json_str(out, "machine", v->o->machine, ",");
     json_str(out, "host", v->m->host, ",");

@@ -45,6 +45,9 @@ static void describe_run(FILE *out, const cost_trace *t)
     count_divisions(t->root, 0, &ndiv, &deepest);
     if (ndiv > 0)
         fprintf(out, "divisions   %lu (parts down to level %d)\n", ndiv, deepest);
+    if (t->solo)
+        fprintf(out, "note        traced solo (POLYBSP_SOLO=on): one process computed at a time, "
+                     "so REAL is the processes taking turns, not a parallel run's time\n");
     if (!t->same_start)
         fprintf(out, "note        the processes started tracing at different supersteps: column k "
                      "is each one's k-th traced superstep\n");

@@ -5,6 +5,7 @@
 #include "core/core.h"
 #include "core/core_watch.h"
 #include "engine/threads/thr_place.h"
+#include "engine/threads/thr_solo.h"
 
 #include <limits.h>
 #include <linux/futex.h>
@@ -147,7 +148,9 @@ unsigned thr_barrier_wait(thr_barrier *b, unsigned me, unsigned bits)
         return bits;
     if (core_watch_me)
         core_watch_enter(bits & CORE_AT_ANY, core_self->step);
+    thr_solo_give();
     bits = b->rounds ? dissemination_wait(b, me, bits) : central_wait(b, bits);
+    thr_solo_take();
     core_watch_leave();
     return bits;
 }

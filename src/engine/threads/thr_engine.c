@@ -10,6 +10,7 @@
 #include "core/core_error.h"
 #include "core/core_mem.h"
 #include "engine/threads/thr_place.h"
+#include "engine/threads/thr_solo.h"
 #include "engine/threads/thr_watch.h"
 
 #include <errno.h>
@@ -141,6 +142,7 @@ static void *worker_main(void *arg)
     if (w->proc->tr.on)
         touch_stack();
     enter(w->proc, &w->altstack);
+    thr_solo_take();
     core_trace_thread_begins(w->proc);
     worker = w;
     if (g.spmd)
@@ -148,6 +150,7 @@ static void *worker_main(void *arg)
     else
         main(g.argc, g.argv);
     core_end(w->proc, CORE_END_RETURNED);
+    thr_solo_give();
     leave(&w->altstack);
     return NULL;
 }
@@ -210,6 +213,7 @@ void eng_begin(long long nprocs)
                                     g.argv && g.argv[0] ? g.argv[0] : "");
     run->stream_out = stream;
     run->place_payloads = 1;
+    run->solo = thr_solo_setup();
     run->t0 = core_now();
     if (run->trace_all)
         for (int i = 0; i < P; i++)
@@ -242,6 +246,7 @@ void eng_begin(long long nprocs)
     /* Process 0 made the others' threads: its wall clock keeps that time (it
      * starts late, as REAL shows), its CPU time not (the engine's, not the
      * program's work, which predict --machine scales to another machine). */
+    thr_solo_take();
     core_trace_thread_begins(run->procs[0]);
     free(cpu);
 }
@@ -250,6 +255,7 @@ void eng_end(void)
 {
     core_proc *p = core_self;
     core_end(p, CORE_END_CALLED);
+    thr_solo_give();
     if (worker) {
         leave(&worker->altstack);
         pthread_exit(NULL);

@@ -1,6 +1,7 @@
 /* thr_obl — bsp_oblsync on threads: mailboxes, the wait, and its checks. */
 #define _DEFAULT_SOURCE /* syscall */
 #include "engine/threads/thr_obl.h"
+#include "engine/threads/thr_solo.h"
 
 #include "core/core.h"
 #include "core/core_error.h"
@@ -187,10 +188,12 @@ static void wait_for(core_ctx *c, size_t n)
  * it. Nobody can be stuck there for us: its barrier, if any, is behind us. */
 static void wait_for_members(const core_ctx *c, unsigned long step)
 {
+    thr_solo_give();
     for (int q = 0; q < c->nprocs; q++)
         while (atomic_load_explicit(&c->group->e.members[q]->e.done_step, memory_order_acquire) <
                step)
             sched_yield();
+    thr_solo_take();
 }
 
 void eng_oblsync(core_proc *p, size_t n)
@@ -203,7 +206,9 @@ void eng_oblsync(core_proc *p, size_t n)
     }
     thr_mailbox_release(c->e.mailbox);
     core_watch_enter(CORE_WATCH_OBLSYNC, p->step);
+    thr_solo_give();
     wait_for(c, n);
+    thr_solo_take();
     core_watch_leave();
     for (const thr_mail *m = c->e.mailbox->taken; m; m = m->next)
         core_deliver(p, c->group->e.members[m->src]->proc->pid, m->data, m->len);

@@ -23,6 +23,7 @@
 #include "core/core.h"
 #include "engine/threads/thr_barrier.h"
 #include "engine/threads/thr_obl.h"
+#include "engine/threads/thr_solo.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -173,8 +174,12 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
      * the last one (eng_superstep_done): after a registration superstep it may
      * still be applying its pushes and pops. */
     const core_ctx *owner = c->group->e.members[g->pid];
-    while (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step)
-        sched_yield();
+    if (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step) {
+        thr_solo_give();
+        while (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step)
+            sched_yield();
+        thr_solo_take();
+    }
     uintptr_t from = (uintptr_t)owner->reg.slots[g->slot].addr + (uintptr_t)g->offset;
     uintptr_t to = (uintptr_t)g->dst;
     span_widen(&c->e.get_reads, from, from + (uintptr_t)g->size);
