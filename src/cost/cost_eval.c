@@ -2,6 +2,7 @@
  * predict's rules (cost_eval.h). */
 #include "cost/cost_eval.h"
 
+#include "cost/cost_repeats.h"
 #include "cost/cost_transfer.h"
 
 #include <math.h>
@@ -61,6 +62,40 @@ double cost_eval_model(const cost_eval *r, int k, size_t c)
     return c == r->nsteps ? r->model_total[k] : r->model[k][c];
 }
 
+/* Step 1, the repeats: each read and scaled to the target as t was, then t
+ * made their medians. */
+static int median_of_repeats(const cost_eval_opts *o, cost_trace *t, const cost_machine *m,
+                             char *err, size_t errlen)
+{
+    size_t n = o->nrepeats;
+    cost_trace *reps = calloc(n, sizeof *reps);
+    const char **names = malloc((n + 1) * sizeof *names);
+    if (reps == NULL || names == NULL) {
+        free(reps);
+        free(names);
+        return -2;
+    }
+    names[0] = o->trace;
+    size_t read = 0;
+    int rc = 0;
+    for (; read < n && rc == 0; read++) {
+        names[1 + read] = o->repeats[read];
+        if (cost_trace_read(o->repeats[read], &reps[read], err, errlen) < 0) {
+            rc = -1;
+            break;
+        }
+        rc = cost_trace_transfer(&reps[read], o->repeats[read], cost_machine_trace_rate(m),
+                                 o->machine, err, errlen);
+    }
+    if (rc == 0)
+        rc = cost_trace_median(t, reps, n, names, err, errlen);
+    for (size_t k = 0; k < read; k++)
+        cost_trace_free(&reps[k]);
+    free(reps);
+    free(names);
+    return rc;
+}
+
 /* Step 1: a trace from another machine (or --against, which says the target
  * is another) has its work scaled to the target; --against's run must be of
  * the same program shape. */
@@ -68,6 +103,13 @@ static int from_elsewhere(const cost_eval_opts *o, cost_trace *t, const cost_mac
                           cost_eval *r, char *err, size_t errlen)
 {
     r->elsewhere = o->against != NULL || (!o->explain && cost_trace_elsewhere(t, m));
+    if (!r->elsewhere && o->nrepeats > 0) {
+        snprintf(err, errlen,
+                 "%s describes the machine %s ran on: several traces are repeats to predict "
+                 "another machine from, one explains its own run",
+                 o->machine, o->trace);
+        return -1;
+    }
     if (!r->elsewhere)
         return 0;
     r->source_rate = t->rate;
@@ -75,6 +117,11 @@ static int from_elsewhere(const cost_eval_opts *o, cost_trace *t, const cost_mac
     snprintf(r->source_engine, sizeof r->source_engine, "%s", t->engine);
     if (cost_trace_transfer(t, o->trace, cost_machine_trace_rate(m), o->machine, err, errlen) < 0)
         return -1;
+    if (o->nrepeats > 0) {
+        int rc = median_of_repeats(o, t, m, err, errlen);
+        if (rc < 0)
+            return rc;
+    }
     if (o->against == NULL)
         return 0;
     cost_trace *a = malloc(sizeof *a);

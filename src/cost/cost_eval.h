@@ -8,6 +8,9 @@
  *     machine (cost_trace_elsewhere) and o->explain is not set, t's work is
  *     scaled to m (cost_trace_transfer; t changes) and REAL is the --against
  *     run's, which must have t's P and number of supersteps, or none (NaN);
+ *     o->repeats, each read and scaled alike, then give t their medians
+ *     (cost_trace_median); repeats of a t that is not from elsewhere are bad
+ *     input (they cannot explain one run);
  *  2. the line: cost_eval_line for t's P (m changes);
  *  3. the models: o->want[k] asks for cost_eval_models[k] by name (one that
  *     cannot be evaluated is refused), o->all for every one (one that cannot is
@@ -60,6 +63,10 @@ extern const char *const cost_fault_names[COST_NFAULTS]; /* "kind", "fresh", ...
 typedef struct cost_eval_opts {
     const char *trace, *machine; /* the files' names, for messages */
     const char *against;         /* a run of t's program on m, or NULL */
+    /* More runs of t's program where t ran (repeats): t is predicted from the
+     * medians of all (cost_repeats.h); only for another machine than t's. */
+    const char *const *repeats;
+    size_t nrepeats;
     int want[COST_EVAL_NMODELS];
     int all;
     int flags; /* cost_model.h */

@@ -25,13 +25,15 @@ const char *const cmd_predict_help[] = {
     "                       [--work measured|whole|ops] [--dbsp-label traffic|group]\n"
     "                       [--faults kind|fresh|after-read|none]\n"
     "                       [--ccm-plain bsp|patterns] [--against TRACE2 | --explain]\n"
-    "                       TRACE\n"
+    "                       TRACE [TRACE]...\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
     "`polybsp probe`). For each model it prints MODEL and ERROR = 100*(REAL-MODEL)/REAL\n"
     "percent, as in table 14 of Rodriguez et al., \"h-relation models\".\n"
     "TRACE is a trace file written by a traced run; '-' reads standard input.\n"
+    "Several TRACEs are repeats of one run, predicted for another machine from\n"
+    "their medians: each process's W in each superstep is the median of theirs.\n"
     "\n"
     "A TRACE from another host, platform or engine than FILE's is predicted for\n"
     "FILE's machine: W is each superstep's CPU time x r(TRACE) / r(FILE), and\n"
@@ -89,8 +91,12 @@ typedef enum { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON, FORMAT_HTML, NFORMATS } ou
  * starts every message. */
 static const char *command = "predict";
 
+/* More traces than this are no repeats anybody takes by hand. */
+enum { MAX_REPEATS = 64 };
+
 typedef struct options {
-    cost_eval_opts eval; /* the files, the models and how they charge */
+    cost_eval_opts eval;              /* the files, the models and how they charge */
+    const char *repeats[MAX_REPEATS]; /* the TRACEs after the first (eval.repeats) */
     int per_step;
     out_format format;
     const char *output;      /* -o FILE, or NULL: standard output */
@@ -154,10 +160,17 @@ static int on_option(void *ctx, int opt, const char *v)
     cost_eval_opts *o = &po->eval;
     int k;
     if (opt == TOOL_ARG) {
-        if (o->trace != NULL)
+        if (o->trace == NULL) {
+            o->trace = v;
+            return 0;
+        }
+        if (ps->report) /* one run's page */
             return tool_usage_error("%s: unexpected argument '%s' (expected one TRACE)", command,
                                     v);
-        o->trace = v;
+        if (o->nrepeats == MAX_REPEATS)
+            return tool_usage_error("%s: more than %d TRACEs", command, MAX_REPEATS + 1);
+        po->repeats[o->nrepeats++] = v;
+        o->repeats = po->repeats;
         return 0;
     }
     if (opt >= NCOMMON && ps->report) {

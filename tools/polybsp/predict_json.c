@@ -58,6 +58,7 @@ static void json_run(FILE *out, const predict_view *v)
         json_str(out, "source_host", r->source_host, ",");
         json_str(out, "source_engine", r->source_engine, ",");
         fprintf(out, "  \"work_scale\": %.17g,\n", r->source_rate / cost_machine_trace_rate(v->m));
+        fprintf(out, "  \"traces\": %zu,\n", v->o->nrepeats + 1);
     }
     json_str(out, "against", v->o->against, ",");
 }

@@ -66,6 +66,11 @@ static void describe_source(FILE *out, const predict_view *v)
             "(r = %.4e and %.4e flop/s, DAXPY)\n",
             r->source_rate / cost_machine_trace_rate(v->m), r->source_rate,
             cost_machine_trace_rate(v->m));
+    if (v->o->nrepeats > 0)
+        fprintf(out,
+                "repeats     %zu traces of the run: each process's W in each superstep is the "
+                "median of theirs\n",
+                v->o->nrepeats + 1);
     if (v->o->against)
         fprintf(out, "against     %s\n", v->o->against);
 }
