@@ -51,7 +51,11 @@
 #              broadcast_study, hm_routing, at their default sizes), so that a
 #              change is reported on both suites by the same measure
 #   SOLO       on (the default): the traces for simulated targets are taken
-#              with POLYBSP_SOLO=on; off: with the threads side by side
+#              with POLYBSP_SOLO=on; off: with the threads side by side; both:
+#              each pair takes both traces, one after the other, before its run
+#              there: the table is the solo traces', and a second one after it
+#              the other traces' against the same runs there (their goal
+#              counts too), so that the two are compared in one host state
 #   PROGRAMS   the programs (default: the suite's, above)
 #   PREDICT_FROM  pairs (the default): each pair's run there is compared with
 #              the prediction from the pair's own trace here; median: each
@@ -105,7 +109,7 @@ need() {
 need REPEATS "$REPEATS" '[1-9][0-9]{0,2}' "a whole number from 1 to 999"
 need PORTABILITY_REPEATS "$PORTABILITY_REPEATS" '[0-9]{1,3}' "a whole number from 0 to 999"
 need SLOWED "$SLOWED" '[0-9]+(\.[0-9]*)?' "a factor such as 1.15 (0: never)"
-need SOLO "$SOLO" 'on|off' "on or off"
+need SOLO "$SOLO" 'on|off|both' "on, off or both"
 need PREDICT_FROM "$PREDICT_FROM" 'median|pairs' "median or pairs"
 MPI_PROCS=${MPI_PROCS-2}
 if [ "$SUITE" = tuning ]; then
@@ -129,7 +133,7 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 failed=0
-rm -f "$work/rows" "$work/trust" "$work/slowed" # this run's, in a KEEP used again
+rm -f "$work/rows" "$work/rows.off" "$work/trust" "$work/slowed" # this run's, in a KEEP used again
 
 # median of the numbers on stdin ("nan" when none)
 median() {
@@ -169,13 +173,17 @@ take() {
 }
 
 # The command lines of the two sides of a pair, set by on_target: the threads
-# run here (HERE_CMD) and the run on the target (THERE_CMD).
-HERE_CMD=() THERE_CMD=()
+# run here (HERE_CMD; with SOLO=both also HERE_OFF_CMD, its traces HERE.off)
+# and the run on the target (THERE_CMD).
+HERE_CMD=() HERE_OFF_CMD=() THERE_CMD=()
 
-# pair HERE THERE K: pair K, the trace here then the run there, back to back,
-# so that both meet the host in one state; 1 if a run failed.
+# pair HERE THERE K: pair K, the trace here (traces, SOLO=both) then the run
+# there, back to back, so that they meet the host in one state; 1 if a run
+# failed.
 pair() {
-    take "$1" "$3" "${HERE_CMD[@]}" && take "$2" "$3" "${THERE_CMD[@]}"
+    take "$1" "$3" "${HERE_CMD[@]}" &&
+        { [ ${#HERE_OFF_CMD[@]} -eq 0 ] || take "$1.off" "$3" "${HERE_OFF_CMD[@]}"; } &&
+        take "$2" "$3" "${THERE_CMD[@]}"
 }
 
 # slowed PREFIX: the K of PREFIX's repeats whose CPU time exceeds the least by
@@ -199,7 +207,7 @@ steady() {
         worst=${worst#* }
         echo "validate.sh: pair ${there##*/}.$worst computed $SLOWED x its least repeat or more on one side: taken again" >&2
         echo "${there##*/}.$worst" >>"$work/slowed"
-        rm -f "$here.$worst.jsonl" "$there.$worst.jsonl"
+        rm -f "$here.$worst.jsonl" "$here.off.$worst.jsonl" "$there.$worst.jsonl"
         pair "$here" "$there" "$worst" || return 1
         n=$((n + 1))
     done
@@ -258,7 +266,7 @@ row() {
         awk -v h="$(cpu_sum "$here.$k.jsonl" less-copy)" -v t="$(cpu_sum "$there.$k.jsonl" less-copy)" \
             -v rh="$POLYBSP_RATE" -v rt="$rate_tg" 'BEGIN {if (t > 0 && rt > 0) printf "%.9g\n", h * rh / rt / t}'
     done | median)
-    echo "$line | $best | $(printf '%.1f' "$post") | $(printf '%.2f' "$ratios") |" | tee -a "$work/rows"
+    echo "$line | $best | $(printf '%.1f' "$post") | $(printf '%.2f' "$ratios") |"
 }
 
 # on_target PROG P TARGET MACHINE VARIANT RUN-ARGS...: REPEATS pairs of PROG,
@@ -277,6 +285,8 @@ on_target() {
     mapfile -t HERE_CMD < <(program "$prog" "")
     local solo=off
     [ "$variant" = _smpi.so ] && solo=$SOLO
+    HERE_OFF_CMD=()
+    [ "$solo" = both ] && HERE_OFF_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=on
     HERE_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_CMD[@]}")
     mapfile -t THERE_CMD < <(program "$prog" "$variant")
     THERE_CMD=("$polybsp" run "$@" "${THERE_CMD[@]}")
@@ -286,7 +296,11 @@ on_target() {
     done
     [ "$ok" = 1 ] && steady "$here" "$there" ||
         { echo "validate.sh: val_$prog failed at P = $p here or on $target" >&2; failed=1; return 0; }
-    row "$prog" "$p" "$target" "$machine" "$here" "$there"
+    row "$prog" "$p" "$target" "$machine" "$here" "$there" | tee -a "$work/rows"
+    if [ "$SOLO" = both ]; then
+        [ ${#HERE_OFF_CMD[@]} -eq 0 ] || here=$here.off
+        row "$prog" "$p" "$target" "$machine" "$here" "$there" >>"$work/rows.off"
+    fi
 }
 
 # trust_of TARGET P PORTABILITY-ARGS...: the model `polybsp portability` names
@@ -361,10 +375,15 @@ echo "Per target: delta = eta (1) over the programs above (1 = every program's R
 echo "'least delta': the model of the smallest, chosen with hindsight on these programs, and how many"
 echo "it predicts within 10 %; 'trust': the model \`polybsp portability\` names on the target from its"
 echo "calibration families alone (PORTABILITY_REPEATS $PORTABILITY_REPEATS), and how many it predicts within 10 %"
-echo
-echo "| target | P | BSP | BSP* | EBSP | D-BSP | CCM | least delta | within 10 % | trust | within 10 % |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-[ -f "$work/rows" ] && awk -F'|' -v names="$models" -v trustf="$work/trust" '
+# summary ROWS: the per-target table of ROWS (kept as ROWS.targets) and the
+# goal's counts over it.
+summary() {
+    local rows=$1
+    [ -f "$rows" ] || return 0
+    echo
+    echo "| target | P | BSP | BSP* | EBSP | D-BSP | CCM | least delta | within 10 % | trust | within 10 % |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    awk -F'|' -v names="$models" -v trustf="$work/trust" '
     BEGIN { while ((getline l < trustf) > 0) { split(l, f, " "); trust[f[1]] = f[2] } }
     { tg = $4; pp = $3; gsub(/ /, "", tg); gsub(/ /, "", pp); t = tg "|" pp; if (!(t in seen)) { seen[t] = 1; order[++n] = t }
       for (k = 1; k <= 5; k++) { e = $(5 + k); gsub(/ /, "", e)
@@ -382,21 +401,31 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|"
             tr = (t in trust) ? trust[t] : ""
             if (tr in index_of) line = sprintf("%s | %s | %d", line, tr, near[t, index_of[tr]])
             else line = line " | - | - "
-            print line " |" } }' "$work/rows" | tee "$work/targets"
+            print line " |" } }' "$rows" | tee "$rows.targets"
 
-# Issue 34's goal over the rows (numbers compared as numbers: an earlier
-# count outside this script compared them as strings and undercounted).
-if [ -f "$work/rows" ]; then
+    # Issue 34's goal over the rows (numbers compared as numbers: an earlier
+    # count outside this script compared them as strings and undercounted).
     echo
     awk -F'|' '{ n++; b = $6; gsub(/ /, "", b); if (b != "n/a" && b + 0 <= 25 && b + 0 >= -25) bsp++
         best = ""; for (k = 6; k <= 10; k++) { e = $k; gsub(/ /, "", e); if (e == "n/a") continue
             e += 0; if (e < 0) e = -e; if (best == "" || e < best) best = e }
         if (best != "" && best <= 10) near++ }
-        END { printf "Goal, over %d rows: plain BSP within 25 %% on %d, the best model within 10 %% on %d\n", n, bsp, near }' "$work/rows"
+        END { printf "Goal, over %d rows: plain BSP within 25 %% on %d, the best model within 10 %% on %d\n", n, bsp, near }' "$rows"
     programs=$(echo $PROGRAMS | wc -w)
     awk -F'|' -v want=$((programs - 1)) '{ n++; k = $12; gsub(/ /, "", k); if (k != "-" && k + 0 >= want) ok++ }
-        END { printf "The model portability names within 10 %% on at least %d programs: at %d of %d targets\n", want, ok, n }' "$work/targets"
-    echo "W ratio over the rows: median $(awk -F'|' '{ gsub(/ /, "", $13); print $13 }' "$work/rows" | median)"
+        END { printf "The model portability names within 10 %% on at least %d programs: at %d of %d targets\n", want, ok, n }' "$rows.targets"
+    echo "W ratio over the rows: median $(awk -F'|' '{ gsub(/ /, "", $13); print $13 }' "$rows" | median)"
+}
+
+summary "$work/rows"
+if [ "$SOLO" = both ] && [ -f "$work/rows.off" ]; then
+    echo
+    echo "The same runs there predicted from the traces taken side by side (POLYBSP_SOLO=off) in each pair:"
+    echo
+    echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best | BSP a post. | W ratio |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    cat "$work/rows.off"
+    summary "$work/rows.off"
 fi
 
 # Paper 002's estimates a posteriori: each target's own runs of the programs,
