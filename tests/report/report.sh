@@ -66,4 +66,12 @@ has "$(printf '>fit 9.89e-09 h \342\210\222 1.18e-05</text>')" # L < 0: a minus 
 (cd "$work" && "$tool" report --machine "$data/machine.json" "$data/all_to_all.jsonl" >/dev/null) ||
     fail "default output: status $?"
 [ -s "$work/polybsp-report.html" ] || fail "no polybsp-report.html"
+# A solo trace (POLYBSP_SOLO=on: "solo":1 in its header) is said to be one; the
+# page of the same trace without it says nothing of the kind.
+sed '1s/}$/,"solo":1}/' "$data/all_to_all.jsonl" >"$work/solo.jsonl" || exit 1
+"$tool" report --machine "$data/machine.json" -o "$work/s.html" "$work/solo.jsonl" >/dev/null ||
+    fail "solo: status $?"
+page=$(cat "$work/s.html")
+has "supersteps; traced solo (POLYBSP_SOLO=on): one process computed at a time, so REAL is the processes taking turns, not a parallel run's time</td>"
+grep -qF "traced solo" "$work/r.html" && fail "a trace without solo is said to be solo"
 echo "OK: report"

@@ -89,9 +89,13 @@ static void header(FILE *f, const report_input *in)
     svg_escape(f, t->program[0] ? t->program : in->trace_name);
     fputs("</h1>\n<table class=\"facts\">\n<tr><th>trace</th><td>", f);
     svg_escape(f, in->trace_name);
-    fprintf(f, "</td></tr>\n<tr><th>run</th><td>engine %s, P = %d, %lu supersteps%s%s</td></tr>\n",
+    fprintf(f,
+            "</td></tr>\n<tr><th>run</th><td>engine %s, P = %d, %lu supersteps%s%s%s</td></tr>\n",
             t->engine, t->nprocs, t->nsteps,
-            t->complete ? "" : ", the run did not complete: ", t->complete ? "" : t->reason);
+            t->complete ? "" : ", the run did not complete: ", t->complete ? "" : t->reason,
+            t->solo ? "; traced solo (POLYBSP_SOLO=on): one process computed at a time, so REAL "
+                      "is the processes taking turns, not a parallel run's time"
+                    : "");
     fputs("<tr><th>machine file</th><td>", f);
     svg_escape(f, in->machine_name);
     if (in->fit_procs > 0)
