@@ -33,26 +33,27 @@ static const char *const stream_names[] = {"auto", "on", "off"};
 
 const char *thr_place_name(thr_place_policy policy) { return policy_names[policy]; }
 
-/* The index of environment variable name's value in the three words (unset or
- * empty: 0, the default); -1 with "NAME=VALUE is not a KIND (w0, w1 or w2)" in
- * err otherwise. */
-static int env_choice(const char *name, const char *const words[3], const char *kind, char *err,
-                      size_t size)
+int thr_env_choice(const char *name, const char *const *words, int n, const char *kind, char *err,
+                   size_t size)
 {
     const char *v = getenv(name);
     if (!v || !*v)
         return 0;
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < n; k++)
         if (strcmp(v, words[k]) == 0)
             return k;
-    snprintf(err, size, "%s=%s is not a %s (%s, %s or %s)", name, v, kind, words[0], words[1],
-             words[2]);
+    int at = snprintf(err, size, "%s=%s is not a %s (", name, v, kind);
+    for (int k = 0; k < n && at >= 0 && (size_t)at < size; k++)
+        at += snprintf(err + at, size - (size_t)at, "%s%s", words[k],
+                       k == n - 1   ? ")"
+                       : k == n - 2 ? " or "
+                                    : ", ");
     return -1;
 }
 
 int thr_place_policy_from_env(char *err, size_t size)
 {
-    return env_choice("POLYBSP_PLACE", policy_names, "placement", err, size);
+    return thr_env_choice("POLYBSP_PLACE", policy_names, 3, "placement", err, size);
 }
 
 /* The package (socket) number of a core, for spreading; 0 when unknown. */
@@ -175,7 +176,7 @@ thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
 
 int thr_place_stream_from_env(char *err, size_t size)
 {
-    return env_choice("POLYBSP_STREAM", stream_names, "choice", err, size);
+    return thr_env_choice("POLYBSP_STREAM", stream_names, 3, "choice", err, size);
 }
 
 core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu)

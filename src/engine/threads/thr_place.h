@@ -29,6 +29,13 @@ typedef enum { THR_PLACE_COMPACT, THR_PLACE_SPREAD, THR_PLACE_NONE } thr_place_p
 /* The policy's name, as POLYBSP_PLACE spells it. */
 const char *thr_place_name(thr_place_policy policy);
 
+/* The index of environment variable name's value among the n words (unset or
+ * empty: 0, the default); -1 with "NAME=VALUE is not a KIND (w0, w1 or w2)" in
+ * err otherwise: the threads engine's settings (POLYBSP_PLACE, POLYBSP_STREAM,
+ * POLYBSP_SOLO). */
+int thr_env_choice(const char *name, const char *const *words, int n, const char *kind, char *err,
+                   size_t size);
+
 /* The policy POLYBSP_PLACE asks for; -1 (after writing why into err) when it is
  * not a policy. */
 int thr_place_policy_from_env(char *err, size_t size);

@@ -2,23 +2,21 @@
 #include "engine/threads/thr_solo.h"
 
 #include "core/core.h"
+#include "engine/threads/thr_place.h"
 
 #include <pthread.h>
-#include <stdlib.h>
-#include <string.h>
 
 static int solo;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
 
 int thr_solo_setup(void)
 {
-    const char *v = getenv("POLYBSP_SOLO");
-    if (!v || !*v || strcmp(v, "off") == 0)
-        solo = 0;
-    else if (strcmp(v, "on") == 0)
-        solo = 1;
-    else
-        core_fatal("bsp_begin", "POLYBSP_SOLO=%s is not a choice (off or on)", v);
+    static const char *const words[] = {"off", "on"};
+    char err[128];
+    int k = thr_env_choice("POLYBSP_SOLO", words, 2, "choice", err, sizeof err);
+    if (k < 0)
+        core_fatal("bsp_begin", "%s", err);
+    solo = k;
     return solo;
 }
 
