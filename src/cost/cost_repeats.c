@@ -31,10 +31,8 @@ int cost_trace_median(cost_trace *t, const cost_trace *reps, size_t n, const cha
             return -1;
     size_t m = n + 1, nrecs = t->start[t->nprocs];
     const cost_rec **pick = malloc(m * sizeof *pick);
-    if (pick == NULL) {
-        snprintf(err, errlen, "out of memory");
-        return -1;
-    }
+    if (pick == NULL)
+        return -2;
     for (size_t i = 0; i < nrecs; i++) {
         pick[0] = &t->recs[i];
         for (size_t k = 0; k < n; k++)
@@ -47,9 +45,8 @@ int cost_trace_median(cost_trace *t, const cost_trace *reps, size_t n, const cha
                 pick[b - 1] = x;
             }
         const cost_rec *med = pick[(m - 1) / 2];
-        double w = med->w, copy = med->copy;
-        t->recs[i].w = w;
-        t->recs[i].copy = copy;
+        t->recs[i].w = med->w;
+        t->recs[i].copy = med->copy;
     }
     free(pick);
     return 0;

@@ -12,7 +12,8 @@
  * CPU time). For every record index, the record of the repeat whose w is the
  * median (the lower one of an even count) gives t its w and copy; the other
  * fields are t's own (transfer left no faults, set-up or late start).
- * Returns 0, or -1 with one line in err naming the repeat that differs and how.
+ * Returns 0, -1 with one line in err naming the repeat that differs and how,
+ * or -2 when memory runs out (cost_eval_run's convention).
  */
 #ifndef POLYBSP_COST_REPEATS_H
 #define POLYBSP_COST_REPEATS_H

@@ -69,6 +69,11 @@ typedef struct cost_rec {
     size_t line;            /* its line in the file, for the models' messages */
 } cost_rec;
 
+/* What predict and report say of a solo trace (cost_trace.solo). */
+#define COST_TRACE_SOLO_NOTE                                                                       \
+    "traced solo (POLYBSP_SOLO=on): one process computed at a time, so REAL is the processes "     \
+    "taking turns, not a parallel run's time"
+
 typedef struct cost_trace {
     int version;
     int nprocs;

@@ -46,8 +46,7 @@ static void describe_run(FILE *out, const cost_trace *t)
     if (ndiv > 0)
         fprintf(out, "divisions   %lu (parts down to level %d)\n", ndiv, deepest);
     if (t->solo)
-        fprintf(out, "note        traced solo (POLYBSP_SOLO=on): one process computed at a time, "
-                     "so REAL is the processes taking turns, not a parallel run's time\n");
+        fprintf(out, "note        " COST_TRACE_SOLO_NOTE "\n");
     if (!t->same_start)
         fprintf(out, "note        the processes started tracing at different supersteps: column k "
                      "is each one's k-th traced superstep\n");

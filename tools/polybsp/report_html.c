@@ -93,9 +93,7 @@ static void header(FILE *f, const report_input *in)
             "</td></tr>\n<tr><th>run</th><td>engine %s, P = %d, %lu supersteps%s%s%s</td></tr>\n",
             t->engine, t->nprocs, t->nsteps,
             t->complete ? "" : ", the run did not complete: ", t->complete ? "" : t->reason,
-            t->solo ? "; traced solo (POLYBSP_SOLO=on): one process computed at a time, so REAL "
-                      "is the processes taking turns, not a parallel run's time"
-                    : "");
+            t->solo ? "; " COST_TRACE_SOLO_NOTE : "");
     fputs("<tr><th>machine file</th><td>", f);
     svg_escape(f, in->machine_name);
     if (in->fit_procs > 0)
