@@ -56,6 +56,12 @@
 #              there: the table is the solo traces', and a second one after it
 #              the other traces' against the same runs there (their goal
 #              counts too), so that the two are compared in one host state
+#   BASELINE   another build directory (of an earlier commit, say): each pair
+#              also takes a trace with its threads programs, after the one with
+#              BUILD_DIR's and under the same POLYBSP_SOLO, and a second table
+#              gives their errors against the same runs there, so that a change
+#              of the threads engine's measure is compared in one host state
+#              (the runs there use BUILD_DIR's programs). Not with SOLO=both
 #   PROGRAMS   the programs (default: the suite's, above)
 #   PREDICT_FROM  pairs (the default): each pair's run there is compared with
 #              the prediction from the pair's own trace here; median: each
@@ -111,16 +117,26 @@ need PORTABILITY_REPEATS "$PORTABILITY_REPEATS" '[0-9]{1,3}' "a whole number fro
 need SLOWED "$SLOWED" '[0-9]+(\.[0-9]*)?' "a factor such as 1.15 (0: never)"
 need SOLO "$SOLO" 'on|off|both' "on, off or both"
 need PREDICT_FROM "$PREDICT_FROM" 'median|pairs' "median or pairs"
+BASELINE=${BASELINE:-}
+if [ -n "$BASELINE" ]; then
+    [ -x "$BASELINE/tools/polybsp/polybsp" ] ||
+        { echo "validate.sh: BASELINE must be a build directory with tools/polybsp/polybsp, got '$BASELINE'" >&2; exit 2; }
+    [ "$SOLO" != both ] || { echo "validate.sh: BASELINE and SOLO=both both take a second trace: give one" >&2; exit 2; }
+    BASELINE=$(cd "$BASELINE" && pwd)
+fi
 MPI_PROCS=${MPI_PROCS-2}
 if [ "$SUITE" = tuning ]; then
     PROGRAMS=${PROGRAMS:-inprod irregular multisearch broadcast_study hm_routing}
 else
     PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv}
 fi
-# program PROG VARIANT: the command line of PROG's build for an engine (VARIANT
-# "" threads, _mpi, _smpi.so), its arguments included.
+# program PROG VARIANT [BUILD]: the command line of PROG's build for an engine
+# (VARIANT "" threads, _mpi, _smpi.so), its arguments included; from BUILD's
+# programs instead of BUILD_DIR's when given.
 program() {
-    echo "$progs_dir/$prefix$1$2"
+    local dir=$progs_dir
+    [ -z "${3:-}" ] || dir=$3${progs_dir#"$build"}
+    echo "$dir/$prefix$1$2"
     [ "$SUITE/$1" = tuning/inprod ] && echo 4000000
     return 0
 }
@@ -133,7 +149,11 @@ else
     trap 'rm -rf "$work"' EXIT
 fi
 failed=0
-rm -f "$work/rows" "$work/rows.off" "$work/trust" "$work/slowed" # this run's, in a KEEP used again
+# The second trace of every pair, if any: side by side (SOLO=both) or BASELINE's.
+alt=
+[ "$SOLO" = both ] && alt=off
+[ -n "$BASELINE" ] && alt=base
+rm -f "$work/rows" "$work/rows.off" "$work/rows.base" "$work/trust" "$work/slowed" # this run's, in a KEEP used again
 
 # median of the numbers on stdin ("nan" when none)
 median() {
@@ -173,16 +193,15 @@ take() {
 }
 
 # The command lines of the two sides of a pair, set by on_target: the threads
-# run here (HERE_CMD; with SOLO=both also HERE_OFF_CMD, its traces HERE.off)
-# and the run on the target (THERE_CMD).
-HERE_CMD=() HERE_OFF_CMD=() THERE_CMD=()
+# run here (HERE_CMD; the second trace HERE_ALT_CMD, traces HERE.$alt, with
+# SOLO=both or BASELINE) and the run on the target (THERE_CMD).
+HERE_CMD=() HERE_ALT_CMD=() THERE_CMD=()
 
-# pair HERE THERE K: pair K, the trace here (traces, SOLO=both) then the run
-# there, back to back, so that they meet the host in one state; 1 if a run
-# failed.
+# pair HERE THERE K: pair K, the trace here (traces) then the run there, back
+# to back, so that they meet the host in one state; 1 if a run failed.
 pair() {
     take "$1" "$3" "${HERE_CMD[@]}" &&
-        { [ ${#HERE_OFF_CMD[@]} -eq 0 ] || take "$1.off" "$3" "${HERE_OFF_CMD[@]}"; } &&
+        { [ ${#HERE_ALT_CMD[@]} -eq 0 ] || take "$1.$alt" "$3" "${HERE_ALT_CMD[@]}"; } &&
         take "$2" "$3" "${THERE_CMD[@]}"
 }
 
@@ -207,7 +226,7 @@ steady() {
         worst=${worst#* }
         echo "validate.sh: pair ${there##*/}.$worst computed $SLOWED x its least repeat or more on one side: taken again" >&2
         echo "${there##*/}.$worst" >>"$work/slowed"
-        rm -f "$here.$worst.jsonl" "$here.off.$worst.jsonl" "$there.$worst.jsonl"
+        rm -f "$here.$worst.jsonl" "$here.${alt:-none}.$worst.jsonl" "$there.$worst.jsonl"
         pair "$here" "$there" "$worst" || return 1
         n=$((n + 1))
     done
@@ -285,8 +304,12 @@ on_target() {
     mapfile -t HERE_CMD < <(program "$prog" "")
     local solo=off
     [ "$variant" = _smpi.so ] && solo=$SOLO
-    HERE_OFF_CMD=()
-    [ "$solo" = both ] && HERE_OFF_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=on
+    HERE_ALT_CMD=()
+    [ "$solo" = both ] && HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=on
+    if [ -n "$BASELINE" ]; then
+        mapfile -t HERE_ALT_CMD < <(program "$prog" "" "$BASELINE")
+        HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_ALT_CMD[@]}")
+    fi
     HERE_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_CMD[@]}")
     mapfile -t THERE_CMD < <(program "$prog" "$variant")
     THERE_CMD=("$polybsp" run "$@" "${THERE_CMD[@]}")
@@ -297,9 +320,9 @@ on_target() {
     [ "$ok" = 1 ] && steady "$here" "$there" ||
         { echo "validate.sh: val_$prog failed at P = $p here or on $target" >&2; failed=1; return 0; }
     row "$prog" "$p" "$target" "$machine" "$here" "$there" | tee -a "$work/rows"
-    if [ "$SOLO" = both ]; then
-        [ ${#HERE_OFF_CMD[@]} -eq 0 ] || here=$here.off
-        row "$prog" "$p" "$target" "$machine" "$here" "$there" >>"$work/rows.off"
+    if [ -n "$alt" ]; then
+        [ ${#HERE_ALT_CMD[@]} -eq 0 ] || here=$here.$alt
+        row "$prog" "$p" "$target" "$machine" "$here" "$there" >>"$work/rows.$alt"
     fi
 }
 
@@ -334,7 +357,7 @@ if [ -z "${POLYBSP_RATE:-}" ]; then
     done | median)
 fi
 export POLYBSP_RATE
-echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS, suite $SUITE, solo $SOLO, predicted from $PREDICT_FROM"
+echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS, suite $SUITE, solo $SOLO, predicted from $PREDICT_FROM${BASELINE:+, baseline $BASELINE}"
 echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
 echo "ERROR = 100 (REAL - MODEL) / REAL percent, the median over REPEATS pairs (a threads trace here, MODEL predicted from it, then a run there, REAL)"
@@ -418,14 +441,18 @@ summary() {
 }
 
 summary "$work/rows"
-if [ "$SOLO" = both ] && [ -f "$work/rows.off" ]; then
+if [ -n "$alt" ] && [ -f "$work/rows.$alt" ]; then
     echo
-    echo "The same runs there predicted from the traces taken side by side (POLYBSP_SOLO=off) in each pair:"
+    if [ "$alt" = off ]; then
+        echo "The same runs there predicted from the traces taken side by side (POLYBSP_SOLO=off) in each pair:"
+    else
+        echo "The same runs there predicted from the traces of BASELINE ($BASELINE) in each pair:"
+    fi
     echo
     echo "| program | P | target | REAL (s) | BSP | BSP* | EBSP | D-BSP | CCM | best | BSP a post. | W ratio |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
-    cat "$work/rows.off"
-    summary "$work/rows.off"
+    cat "$work/rows.$alt"
+    summary "$work/rows.$alt"
 fi
 
 # Paper 002's estimates a posteriori: each target's own runs of the programs,

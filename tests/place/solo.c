@@ -3,16 +3,27 @@
  * threads engine runs processes as threads of one program), keeps the counter's
  * largest value while it computes for 200 us of wall time, and counts itself
  * out; the supersteps also get from a neighbour (a get's wait) and end in
- * bsp_sync. Process 0 prints "solo: P = p, at most K computing at once", K the
- * largest count any process saw, and checks the gets' values. */
+ * bsp_sync. Process 0 prints "solo: P = p, at most K computing at once, Y
+ * yields", K the largest count any process saw and Y the calls of sched_yield
+ * in the run (a solo run's waiters sleep instead: thr_solo.h), and checks the
+ * gets' values. */
 #define _GNU_SOURCE
 #include <bsp.h>
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
-static atomic_int computing;
+static atomic_int computing, yields;
+
+/* The library is linked into this program, so its calls land here. */
+int sched_yield(void)
+{
+    atomic_fetch_add(&yields, 1);
+    return (int)syscall(SYS_sched_yield);
+}
 
 static double now(void)
 {
@@ -62,7 +73,8 @@ int main(void)
             }
             k = seen[q] > k ? seen[q] : k;
         }
-        printf("solo: P = %d, at most %d computing at once\n", p, k);
+        printf("solo: P = %d, at most %d computing at once, %d yields\n", p, k,
+               atomic_load(&yields));
     }
     bsp_end();
     return 0;

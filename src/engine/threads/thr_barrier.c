@@ -47,7 +47,8 @@ int thr_barrier_init(thr_barrier *b, unsigned parties)
     b->parties = parties;
     long cores = thr_place_cores_online();
     b->yield = cores > 0 && (long)parties > cores;
-    b->spins = b->yield ? 64 : 20000;
+    /* Solo, the one computing is the one awaited: sleep at once (thr_solo.h). */
+    b->spins = thr_solo_on() ? 0 : b->yield ? 64 : 20000;
     if (posix_memalign((void **)&b->epochs, 64, parties * sizeof *b->epochs))
         return -1;
     memset(b->epochs, 0, parties * sizeof *b->epochs);

@@ -208,12 +208,14 @@ void eng_begin(long long nprocs)
     core_stream stream;
     thr_place_plan(P, cpu,
                    &stream); /* before the clock starts: the first call reads the topology */
+    /* Before the run's group: its barrier waits as a solo run's does. */
+    int solo = thr_solo_setup();
     const char *trace = getenv("POLYBSP_TRACE");
     core_run *run = core_run_create(P, 0, P, trace && *trace ? trace : NULL,
                                     g.argv && g.argv[0] ? g.argv[0] : "");
     run->stream_out = stream;
     run->place_payloads = 1;
-    run->solo = thr_solo_setup();
+    run->solo = solo;
     run->t0 = core_now();
     if (run->trace_all)
         for (int i = 0; i < P; i++)

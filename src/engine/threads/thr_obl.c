@@ -8,7 +8,6 @@
 #include "core/core_watch.h"
 
 #include <linux/futex.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -188,12 +187,8 @@ static void wait_for(core_ctx *c, size_t n)
  * it. Nobody can be stuck there for us: its barrier, if any, is behind us. */
 static void wait_for_members(const core_ctx *c, unsigned long step)
 {
-    thr_solo_give();
     for (int q = 0; q < c->nprocs; q++)
-        while (atomic_load_explicit(&c->group->e.members[q]->e.done_step, memory_order_acquire) <
-               step)
-            sched_yield();
-    thr_solo_take();
+        thr_solo_await(&c->group->e.members[q]->e.done_step, step);
 }
 
 void eng_oblsync(core_proc *p, size_t n)

@@ -1,13 +1,22 @@
 /* thr_solo — one process of the threads engine computes at a time (thr_solo.h). */
+#define _DEFAULT_SOURCE /* syscall */
 #include "engine/threads/thr_solo.h"
 
 #include "core/core.h"
 #include "engine/threads/thr_place.h"
 
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 static int solo;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
+static atomic_uint ended;    /* supersteps ended, a futex word */
+static atomic_uint sleepers; /* waiters in thr_solo_sleep */
 
 int thr_solo_setup(void)
 {
@@ -18,6 +27,45 @@ int thr_solo_setup(void)
         core_fatal("bsp_begin", "%s", err);
     solo = k;
     return solo;
+}
+
+int thr_solo_on(void) { return solo; }
+
+/* Waits until `ended` differs from `seen`. */
+static void sleep_until_ended(unsigned seen)
+{
+    /* The waker counts before it looks for sleepers, the sleeper the other way
+     * round: one of the two sees the other (the futex returns at once when
+     * `ended` has moved). */
+    atomic_fetch_add(&sleepers, 1);
+    syscall(SYS_futex, &ended, FUTEX_WAIT_PRIVATE, seen, NULL, NULL, 0);
+    atomic_fetch_sub(&sleepers, 1);
+}
+
+void thr_solo_await(const atomic_ulong *done, unsigned long step)
+{
+    if (atomic_load_explicit(done, memory_order_acquire) >= step)
+        return;
+    thr_solo_give();
+    for (;;) {
+        unsigned seen = atomic_load(&ended);
+        if (atomic_load_explicit(done, memory_order_acquire) >= step)
+            break;
+        if (solo)
+            sleep_until_ended(seen);
+        else
+            sched_yield();
+    }
+    thr_solo_take();
+}
+
+void thr_solo_step_ended(void)
+{
+    if (!solo)
+        return;
+    atomic_fetch_add(&ended, 1);
+    if (atomic_load(&sleepers))
+        syscall(SYS_futex, &ended, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
 void thr_solo_take(void)

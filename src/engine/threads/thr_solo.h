@@ -14,12 +14,27 @@
  * The run's wall time is then that of P processes taking turns: a solo trace
  * is for predicting another machine, not for explaining its own run. With
  * `off` the calls do nothing.
+ * A waiter of a solo run sleeps at once (thr_solo_on: the barrier does not
+ * spin; thr_solo_sleep): a waiter that spins or yields takes CPU time, cache
+ * and scheduler turns from the one process computing, whose time the trace
+ * records (each wait's 64 yields had it preempted about 50 times a superstep).
  */
 #ifndef POLYBSP_THR_SOLO_H
 #define POLYBSP_THR_SOLO_H
 
+#include <stdatomic.h>
+
 /* 1 when this run is solo (after thr_solo_setup). */
 int thr_solo_setup(void);
+/* 1 when this run is solo (0 before thr_solo_setup). */
+int thr_solo_on(void);
+/* Returns once *done >= step (a process's done_step: it has ended that
+ * superstep, eng_superstep_done): at once if it has; else gives the token,
+ * waits, yielding the core in each round or, solo, asleep until some process
+ * ends a superstep (thr_solo_step_ended), and takes the token back. */
+void thr_solo_await(const atomic_ulong *done, unsigned long step);
+/* Called by every process at the end of each of its supersteps. */
+void thr_solo_step_ended(void);
 void thr_solo_take(void);
 void thr_solo_give(void);
 

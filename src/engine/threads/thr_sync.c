@@ -25,7 +25,6 @@
 #include "engine/threads/thr_obl.h"
 #include "engine/threads/thr_solo.h"
 
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,12 +173,7 @@ void eng_get_queued(core_ctx *c, const core_getreq *g)
      * the last one (eng_superstep_done): after a registration superstep it may
      * still be applying its pushes and pops. */
     const core_ctx *owner = c->group->e.members[g->pid];
-    if (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step) {
-        thr_solo_give();
-        while (atomic_load_explicit(&owner->e.done_step, memory_order_acquire) < c->step)
-            sched_yield();
-        thr_solo_take();
-    }
+    thr_solo_await(&owner->e.done_step, c->step);
     uintptr_t from = (uintptr_t)owner->reg.slots[g->slot].addr + (uintptr_t)g->offset;
     uintptr_t to = (uintptr_t)g->dst;
     span_widen(&c->e.get_reads, from, from + (uintptr_t)g->size);
@@ -279,6 +273,7 @@ void eng_superstep_done(core_ctx *c)
     if (c->last_oblivious)
         thr_obl_done(c);
     atomic_store_explicit(&c->e.done_step, c->step, memory_order_release);
+    thr_solo_step_ended();
 }
 
 core_group *eng_partition(core_ctx *c, int nparts, const int *first, int part)
