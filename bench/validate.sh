@@ -198,10 +198,16 @@ take() {
 HERE_CMD=() HERE_ALT_CMD=() THERE_CMD=()
 
 # pair HERE THERE K: pair K, the trace here (traces) then the run there, back
-# to back, so that they meet the host in one state; 1 if a run failed.
+# to back, so that they meet the host in one state; 1 if a run failed. Of two
+# traces, the second one's goes first in even pairs, so that neither is always
+# the one taken right after a simulation (in odd pairs: BUILD_DIR's or solo's).
 pair() {
-    take "$1" "$3" "${HERE_CMD[@]}" &&
-        { [ ${#HERE_ALT_CMD[@]} -eq 0 ] || take "$1.$alt" "$3" "${HERE_ALT_CMD[@]}"; } &&
+    local first=("${HERE_CMD[@]}") second=("${HERE_ALT_CMD[@]}") f=$1 g=$1.$alt
+    if [ ${#second[@]} -gt 0 ] && [ $(($3 % 2)) = 0 ]; then
+        first=("${HERE_ALT_CMD[@]}") second=("${HERE_CMD[@]}") f=$1.$alt g=$1
+    fi
+    take "$f" "$3" "${first[@]}" &&
+        { [ ${#second[@]} -eq 0 ] || take "$g" "$3" "${second[@]}"; } &&
         take "$2" "$3" "${THERE_CMD[@]}"
 }
 
