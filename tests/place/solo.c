@@ -4,12 +4,14 @@
  * largest value while it computes for 200 us of wall time, and counts itself
  * out; the supersteps also get from a neighbour (a get's wait) and end in
  * bsp_sync. Process 0 prints "solo: P = p, at most K computing at once, Y
- * yields", K the largest count any process saw and Y the calls of sched_yield
- * in the run (a solo run's waiters sleep instead: thr_solo.h), and checks the
- * gets' values. */
+ * yields, C CPUs used", K the largest count any process saw, Y the calls of
+ * sched_yield in the run (a solo run's waiters sleep instead: thr_solo.h) and
+ * C the number of CPUs the processes computed on (a solo run's share one,
+ * thr_place_one_cpu), and checks the gets' values. */
 #define _GNU_SOURCE
 #include <bsp.h>
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 static atomic_int computing, yields;
+static atomic_ullong cpus_used; /* a bit per CPU, the first 64 */
 
 /* The library is linked into this program, so its calls land here. */
 int sched_yield(void)
@@ -36,6 +39,9 @@ static double now(void)
 static int compute(double seconds)
 {
     int most = atomic_fetch_add(&computing, 1) + 1;
+    int cpu = sched_getcpu();
+    if (cpu >= 0)
+        atomic_fetch_or(&cpus_used, 1ull << (cpu % 64));
     for (double end = now() + seconds; now() < end;) {
         int n = atomic_load(&computing);
         if (n > most)
@@ -73,8 +79,8 @@ int main(void)
             }
             k = seen[q] > k ? seen[q] : k;
         }
-        printf("solo: P = %d, at most %d computing at once, %d yields\n", p, k,
-               atomic_load(&yields));
+        printf("solo: P = %d, at most %d computing at once, %d yields, %d CPUs used\n", p, k,
+               atomic_load(&yields), __builtin_popcountll(atomic_load(&cpus_used)));
     }
     bsp_end();
     return 0;

@@ -159,6 +159,15 @@ void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus)
         cpu[i] = bind ? list[i] : -1;
 }
 
+void thr_place_one_cpu(int P, int *cpu)
+{
+    pthread_once(&order.once, read_order);
+    if (P < 2 || order.n < 1)
+        return;
+    for (int i = 0; i < P; i++)
+        cpu[i] = order.compact[order.n - 1];
+}
+
 thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
 {
     char err[128];
