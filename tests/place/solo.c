@@ -7,7 +7,7 @@
  * yields, C CPUs used", K the largest count any process saw, Y the calls of
  * sched_yield in the run (a solo run's waiters sleep instead: thr_solo.h) and
  * C the number of CPUs the processes computed on (a solo run's share one,
- * thr_place_one_cpu), and checks the gets' values. */
+ * thr_place_plan), and checks the gets' values. */
 #define _GNU_SOURCE
 #include <bsp.h>
 

@@ -205,13 +205,11 @@ void eng_begin(long long nprocs)
     int *cpu = malloc((size_t)P * sizeof *cpu);
     if (!cpu)
         core_fatal_oom("process table");
-    core_stream stream;
-    /* Before the clock starts: the first call reads the topology. */
-    thr_place_policy policy = thr_place_plan(P, cpu, &stream);
     /* Before the run's group: its barrier waits as a solo run's does. */
     int solo = thr_solo_setup();
-    if (solo && policy != THR_PLACE_NONE)
-        thr_place_one_cpu(P, cpu);
+    core_stream stream;
+    /* Before the clock starts: the first call reads the topology. */
+    thr_place_plan(P, solo, cpu, &stream);
     const char *trace = getenv("POLYBSP_TRACE");
     core_run *run = core_run_create(P, 0, P, trace && *trace ? trace : NULL,
                                     g.argv && g.argv[0] ? g.argv[0] : "");

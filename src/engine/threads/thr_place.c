@@ -159,16 +159,7 @@ void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus)
         cpu[i] = bind ? list[i] : -1;
 }
 
-void thr_place_one_cpu(int P, int *cpu)
-{
-    pthread_once(&order.once, read_order);
-    if (P < 2 || order.n < 1)
-        return;
-    for (int i = 0; i < P; i++)
-        cpu[i] = order.compact[order.n - 1];
-}
-
-thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
+thr_place_policy thr_place_plan(int P, int solo, int *cpu, core_stream *stream)
 {
     char err[128];
     int policy = thr_place_policy_from_env(err, sizeof err);
@@ -179,6 +170,9 @@ thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream)
         core_fatal("bsp_begin", "%s", err);
     int ncpus;
     thr_place_cpus((thr_place_policy)policy, P, cpu, &ncpus);
+    if (solo && P >= 2 && ncpus >= 1) /* ncpus is 0 with none: left unbound */
+        for (int i = 0; i < P; i++)
+            cpu[i] = order.compact[ncpus - 1];
     *stream = thr_place_streams((thr_place_stream)mode, P, cpu);
     return (thr_place_policy)policy;
 }
@@ -193,8 +187,10 @@ core_stream thr_place_streams(thr_place_stream mode, int P, const int *cpu)
     if (mode != THR_STREAM_AUTO)
         return mode == THR_STREAM_ON ? CORE_STREAM_ALWAYS : CORE_STREAM_NEVER;
     /* Bound processes never share a core while P is at most the number of
-     * cores (compact and spread give every core its first process first). */
-    return P >= 2 && cpu[0] >= 0 && P <= order.ncores ? CORE_STREAM_MEASURED : CORE_STREAM_NEVER;
+     * cores (compact and spread give every core its first process first),
+     * unless a solo run put them all on one. */
+    return P >= 2 && cpu[0] >= 0 && cpu[1] != cpu[0] && P <= order.ncores ? CORE_STREAM_MEASURED
+                                                                          : CORE_STREAM_NEVER;
 }
 
 static void one_cpu(cpu_set_t *set, int cpu)

@@ -1,6 +1,6 @@
 /* thr_place — which CPU each process of the threads engine runs on.
  *
- * Contract: thr_place_plan(P, cpu) fills cpu[0 .. P) with the operating system's
+ * Contract: thr_place_plan(P, solo, cpu) fills cpu[0 .. P) with the operating system's
  * number of the logical CPU (hardware thread) process i is bound to, or -1 for
  * "not bound", and returns the policy used. The policy is POLYBSP_PLACE:
  *   compact  (the default) one process per core, cores in the machine's order,
@@ -8,9 +8,11 @@
  *   spread   the same, but consecutive processes on different packages first;
  *   none     no binding (the kernel places and moves the threads).
  * Only the CPUs this process may use count (taskset, cgroups). With more processes
- * than those CPUs (oversubscription) no process is bound (but see
- * thr_place_one_cpu): threads that wait by
- * yielding run better where the kernel can move them. A single process is not
+ * than those CPUs (oversubscription) no process is bound: threads that wait by
+ * yielding run better where the kernel can move them. A solo run (thr_solo.h)
+ * puts every one of P >= 2 processes on one CPU, the last this process may use
+ * in the compact order, as SMPI runs its ranks in turn on one core (no
+ * migration between the turns, the same caches); not with `none`. A single process is not
  * bound either: it has no partner to meet, and programs run side by side (a
  * test suite, a batch of P = 1 runs) would all be put on the first CPU. An unknown POLYBSP_PLACE
  * stops the run with bsp_begin's one line. The machine's CPU order is read once
@@ -45,14 +47,10 @@ int thr_place_policy_from_env(char *err, size_t size);
  * this process may use in *ncpus. */
 void thr_place_cpus(thr_place_policy policy, int P, int *cpu, int *ncpus);
 
-/* A solo run's plan (thr_solo.h): every one of P >= 2 processes on one CPU, the
- * last this process may use in the compact order, as SMPI runs its ranks in
- * turn on one core (no migration between the turns, the same caches); cpu is
- * left as it is for P = 1 or when the CPUs are unknown. */
-void thr_place_one_cpu(int P, int *cpu);
-/* thr_place_policy_from_env, thr_place_cpus and thr_place_streams (into
- * *stream) for bsp_begin: a bad POLYBSP_PLACE or POLYBSP_STREAM stops the run. */
-thr_place_policy thr_place_plan(int P, int *cpu, core_stream *stream);
+/* thr_place_policy_from_env, thr_place_cpus (one CPU for all when solo) and
+ * thr_place_streams (into *stream) for bsp_begin: a bad POLYBSP_PLACE or
+ * POLYBSP_STREAM stops the run. */
+thr_place_policy thr_place_plan(int P, int solo, int *cpu, core_stream *stream);
 
 /* How a payload of CORE_COPY_STREAM_MIN bytes or more for another process goes
  * into the out buffer (core_run.stream_out), as POLYBSP_STREAM says: on

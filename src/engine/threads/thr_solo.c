@@ -16,7 +16,7 @@
 static int solo;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint ended;    /* supersteps ended, a futex word */
-static atomic_uint sleepers; /* waiters in thr_solo_sleep */
+static atomic_uint sleepers; /* waiters in sleep_until_ended */
 
 int thr_solo_setup(void)
 {

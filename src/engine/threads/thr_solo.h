@@ -14,10 +14,10 @@
  * The run's wall time is then that of P processes taking turns: a solo trace
  * is for predicting another machine, not for explaining its own run. With
  * `off` the calls do nothing.
- * A solo run's processes all run on one CPU (thr_place_one_cpu; not with
+ * A solo run's processes all run on one CPU (thr_place_plan; not with
  * POLYBSP_PLACE=none), as SMPI's ranks take turns on one core.
  * A waiter of a solo run sleeps at once (thr_solo_on: the barrier does not
- * spin; thr_solo_sleep): a waiter that spins or yields takes CPU time, cache
+ * spin; thr_solo_await): a waiter that spins or yields takes CPU time, cache
  * and scheduler turns from the one process computing, whose time the trace
  * records (each wait's 64 yields had it preempted about 50 times a superstep).
  */
