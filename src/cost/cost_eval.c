@@ -114,6 +114,7 @@ static int from_elsewhere(const cost_eval_opts *o, cost_trace *t, const cost_mac
         return 0;
     r->source_rate = t->rate;
     snprintf(r->source_host, sizeof r->source_host, "%s", t->host[0] ? t->host : "?");
+    r->source_cores = t->cores;
     snprintf(r->source_engine, sizeof r->source_engine, "%s", t->engine);
     if (cost_trace_transfer(t, o->trace, cost_machine_trace_rate(m), o->machine, err, errlen) < 0)
         return -1;

@@ -84,7 +84,8 @@ typedef struct cost_eval {
     int fit_procs;         /* the P of m's by_procs line used; 0: its overall line */
     int elsewhere;         /* t came from another machine (step 1) */
     double source_rate;    /* then the rate of the machine it ran on, */
-    char source_host[128]; /* its host and engine */
+    char source_host[128]; /* its host, cores (0: not said) and engine */
+    int source_cores;
     char source_engine[32];
     cost_fault_charge faults; /* the charge used */
     int have[COST_EVAL_NMODELS];

@@ -8,7 +8,13 @@ int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m)
 {
     if (t->host[0] == '\0')
         return 0;
-    return strcmp(t->host, m->host) != 0 || strcmp(t->engine, m->engine) != 0;
+    /* Host names repeat (every VM of an image may be "vm"): on the threads
+     * engine, a count of cores that differs tells two machines apart when both
+     * say theirs. Not under smpi or MPI, whose machine file counts the
+     * simulated platform's or the job's cores and the trace the host's. */
+    int other_cores =
+        strcmp(t->engine, "threads") == 0 && t->cores > 0 && m->cores > 0 && t->cores != m->cores;
+    return strcmp(t->host, m->host) != 0 || strcmp(t->engine, m->engine) != 0 || other_cores;
 }
 
 double cost_machine_trace_rate(const cost_machine *m)

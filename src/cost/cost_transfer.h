@@ -8,7 +8,9 @@
  *
  * Contract: cost_trace_elsewhere says whether trace t comes from another
  * machine than the machine file m describes: another host (the platform under
- * smpi) or another engine; 0 for a trace that does not name its machine (a
+ * smpi), another engine, or on the threads engine another number of cores
+ * (when both say it: host names repeat between virtual machines); 0 for a
+ * trace that does not name its machine (a
  * writer before 2026-11-28: it can only be explained where it ran).
  * cost_trace_transfer rewrites every record of t for a machine of rate
  * target_rate (flop/s, as the machine file's rate; cost_machine_trace_rate

@@ -56,6 +56,7 @@ static void json_run(FILE *out, const predict_view *v)
     fprintf(out, "  \"elsewhere\": %s,\n", r->elsewhere ? "true" : "false");
     if (r->elsewhere) {
         json_str(out, "source_host", r->source_host, ",");
+        fprintf(out, "  \"source_cores\": %d,\n", r->source_cores);
         json_str(out, "source_engine", r->source_engine, ",");
         fprintf(out, "  \"work_scale\": %.17g,\n", r->source_rate / cost_machine_trace_rate(v->m));
         fprintf(out, "  \"traces\": %zu,\n", v->o->nrepeats + 1);

@@ -58,8 +58,13 @@ static void describe_source(FILE *out, const predict_view *v)
     const cost_eval *r = v->r;
     if (!r->elsewhere)
         return;
-    fprintf(out, "predicted   for %s (%s, engine %s) from a run on %s (engine %s)\n", v->o->machine,
-            v->m->host, v->m->engine, r->source_host, r->source_engine);
+    char there[48] = "", here[48] = "";
+    if (v->m->cores > 0)
+        snprintf(there, sizeof there, "%d cores, ", v->m->cores);
+    if (r->source_cores > 0)
+        snprintf(here, sizeof here, "%d cores, ", r->source_cores);
+    fprintf(out, "predicted   for %s (%s, %sengine %s) from a run on %s (%sengine %s)\n",
+            v->o->machine, v->m->host, there, v->m->engine, r->source_host, here, r->source_engine);
     fprintf(out,
             "work        each superstep's CPU time there x r(source) / r(target) = x %.4g "
             "(r = %.4e and %.4e flop/s, DAXPY)\n",
