@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# validate_remote.sh — the held-out validation programs predicted for a real
+# machine they never ran on (issue 34; docs/validation.md, "A real second
+# machine"), in two steps, since that machine may have no network, no compiler
+# and none of polybsp's build dependencies:
+#
+#   collect, on the target: `polybsp probe` (the machine file) and traced runs
+#     of the validation programs, into OUT_DIR: machine.json, PROG.P.K.jsonl.
+#     Needs only BUILD_DIR's tools/polybsp/polybsp and examples/validation/val_*
+#     (copy them, with the shared libraries they name, if the target cannot build).
+#   predict, here: threads traces of the same programs at the same P (K of
+#     them), each predicted for the target from OUT_DIR's machine file and
+#     compared with run K there (`polybsp predict --machine OUT_DIR/machine.json
+#     --against OUT_DIR/PROG.P.K.jsonl TRACE_K`); one row per program and P:
+#     the median REAL there, each model's ERROR = 100 (REAL - MODEL) / REAL (the
+#     median over K), the best model, BSP explaining the target's own runs
+#     ("a post.": the model's own error there), the CPU time here over there
+#     (summed over supersteps and processes, no rates: 1 when the programs
+#     computed as fast on both machines) and the W scale predict used
+#     (r(here) / r(target)). Then the goal's counts.
+#
+# Usage: bench/validate_remote.sh collect|predict BUILD_DIR OUT_DIR
+# Environment:
+#   PROCS     the P of the runs (default "16 4 8"; matmul only at perfect squares)
+#   REPEATS   runs per program and P on each side (default 3)
+#   PROGRAMS  the programs (default: stencil samplesort matmul bfs prefix spmv)
+#   PROBE_ARGS  collect: the probe's options (default: --budget 60 and its
+#             default P, which on a machine of C cores are 2, 4, 6, 8 and C)
+#   SOLO      predict: POLYBSP_SOLO of the traces here (default off: the
+#             target's processes compute side by side)
+#   POLYBSP_RATE  predict: this machine's rate, given to every trace here
+#             (default: none, each trace measures its own at its end, as the
+#             target's did; the DAXPY rate has two modes about 2x apart on the
+#             machines measured so far, docs/validation.md: the header prints
+#             the target's, and the table's last column the CPU ratio, which
+#             no rate enters)
+# Not a test: both machines' load moves the figures. Exit status: 0, 1 if a run
+# or a prediction failed, 2 on bad usage (one line).
+set -u
+case ${1:-} in
+-h | --help)
+    sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+    ;;
+esac
+usage="usage: bench/validate_remote.sh collect|predict BUILD_DIR OUT_DIR"
+die() {
+    echo "validate_remote.sh: $*" >&2
+    exit 2
+}
+[ $# -eq 3 ] || die "$usage"
+step=$1
+case $step in collect | predict) ;; *) die "the step must be collect or predict, got '$step'" ;; esac
+[ -x "$2/tools/polybsp/polybsp" ] && [ -d "$2/examples/validation" ] ||
+    die "'$2' is not a polybsp build directory (no tools/polybsp/polybsp and examples/validation)"
+build=$(cd "$2" && pwd)
+out=$3
+polybsp=$build/tools/polybsp/polybsp
+PROCS=${PROCS:-16 4 8}
+REPEATS=${REPEATS:-3}
+PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv}
+SOLO=${SOLO:-off}
+echo "$PROCS" | grep -Eqx ' *[1-9][0-9]*( +[1-9][0-9]*)* *' || die "PROCS must be whole numbers >= 1, got '$PROCS'"
+echo "$REPEATS" | grep -Eqx '[1-9][0-9]{0,2}' || die "REPEATS must be a whole number from 1 to 999, got '$REPEATS'"
+for prog in $PROGRAMS; do
+    [ -x "$build/examples/validation/val_$prog" ] || die "no program '$prog' in $build/examples/validation"
+done
+runs_at() { # matmul needs a perfect square
+    [ "$1" != matmul ] || awk -v p="$2" 'BEGIN {r = int(sqrt(p) + 0.5); exit !(r * r == p)}'
+}
+median() {
+    sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
+}
+total() { # total KEY of predict's JSON on stdin
+    sed -n 's/^  "total": {\(.*\)}.*/\1/p' | tr ',' '\n' | sed -n "s/^ *\"$1\": \\(.*\\)/\\1/p"
+}
+cpu_sum() { # the CPU time a trace records, summed
+    awk '{ if (match($0, /"cpu":[-0-9.e+]*/)) s += substr($0, RSTART + 6, RLENGTH - 6) } END { printf "%.9g\n", s }' "$1"
+}
+failed=0
+
+if [ "$step" = collect ]; then
+    mkdir -p "$out" || die "cannot create '$out'"
+    read -r -a probe_args <<<"${PROBE_ARGS:---budget 60}"
+    echo "validate_remote.sh: probing ($(nproc) cores)" >&2
+    "$polybsp" probe -q "${probe_args[@]}" -o "$out/machine.json" >"$out/probe.txt" 2>&1 ||
+        { echo "validate_remote.sh: the probe failed: $(tail -n 1 "$out/probe.txt")" >&2; exit 1; }
+    for p in $PROCS; do
+        for prog in $PROGRAMS; do
+            runs_at "$prog" "$p" || continue
+            echo "validate_remote.sh: val_$prog at P = $p" >&2
+            for k in $(seq "$REPEATS"); do
+                POLYBSP_NPROCS=$p POLYBSP_TRACE=$out/$prog.$p.$k.jsonl \
+                    "$build/examples/validation/val_$prog" >/dev/null 2>"$out/$prog.$p.$k.err" ||
+                    { echo "validate_remote.sh: val_$prog failed at P = $p: $(tail -n 1 "$out/$prog.$p.$k.err")" >&2; failed=1; }
+            done
+        done
+    done
+    exit "$failed"
+fi
+
+[ -s "$out/machine.json" ] || die "'$out' holds no machine.json (run the collect step on the target first)"
+# Each trace here records the rate it measured at its end, after the program's
+# work, as the target's traces did and as the machine file's trace_rate was
+# taken after the probe's own DAXPY; POLYBSP_RATE, when given, replaces them.
+rate_note=${POLYBSP_RATE:+"rate $POLYBSP_RATE flop/s (POLYBSP_RATE)"}
+rate_note=${rate_note:-"each trace's own rate"}
+models="bsp bspstar ebsp dbsp ccm"
+target_rate=$(sed -n 's/.*"trace_rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$out/machine.json" | head -n 1)
+echo "# validate_remote.sh $(date -u +%Y-%m-%dT%H:%MZ): traces here on $(uname -n) ($(nproc) cores, solo $SOLO, $rate_note) predicted for $out/machine.json (trace_rate ${target_rate:-?} flop/s)"
+echo
+echo "| program | P | REAL there (s) | BSP | BSP* | EBSP | D-BSP | CCM | best | BSP a post. | CPU here / there | W scale |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
+for p in $PROCS; do
+    for prog in $PROGRAMS; do
+        runs_at "$prog" "$p" || continue
+        [ -s "$out/$prog.$p.1.jsonl" ] || { echo "validate_remote.sh: no run of $prog at P = $p in $out" >&2; failed=1; continue; }
+        declare -A errs=()
+        reals=() posts=() ratios=() scales=()
+        ok=1
+        for k in $(seq "$REPEATS"); do
+            there=$out/$prog.$p.$k.jsonl here=$out/here.$prog.$p.$k.jsonl
+            [ -s "$there" ] || { ok=0; break; }
+            POLYBSP_NPROCS=$p POLYBSP_SOLO=$SOLO POLYBSP_TRACE=$here \
+                "$build/examples/validation/val_$prog" >/dev/null 2>&1 || { ok=0; break; }
+            json=$("$polybsp" predict --machine "$out/machine.json" --against "$there" --format json "$here") || { ok=0; break; }
+            for m in $models; do errs[$m]+="$(echo "$json" | total "${m}_error") "; done
+            reals+=("$(echo "$json" | total real)")
+            scales+=("$(echo "$json" | sed -n 's/^  "work_scale": \([-0-9.e+]*\),$/\1/p')")
+            posts+=("$("$polybsp" predict --explain --machine "$out/machine.json" --model bsp --format json "$there" | total bsp_error)")
+            ratios+=("$(awk -v a="$(cpu_sum "$here")" -v b="$(cpu_sum "$there")" 'BEGIN {if (b > 0) print a / b}')")
+        done
+        [ "$ok" = 1 ] || { echo "validate_remote.sh: $prog at P = $p failed here or has fewer than $REPEATS runs there" >&2; failed=1; continue; }
+        line="| $prog | $p | $(printf '%s\n' "${reals[@]}" | median | xargs printf '%.4g')"
+        best="" bestabs=""
+        for m in $models; do
+            e=$(echo "${errs[$m]}" | tr ' ' '\n' | grep -E '^-?[0-9]' | median)
+            line+=" | $(printf '%.1f' "$e")"
+            a=${e#-}
+            if [ -z "$bestabs" ] || awk -v a="$a" -v b="$bestabs" 'BEGIN {exit !(a < b)}'; then best=$m bestabs=$a; fi
+        done
+        line+=" | $best | $(printf '%s\n' "${posts[@]}" | median | xargs printf '%.1f') | $(printf '%s\n' "${ratios[@]}" | median | xargs printf '%.2f') | $(printf '%s\n' "${scales[@]}" | median | xargs printf '%.3g') |"
+        echo "$line" | tee -a "$rows"
+    done
+done
+echo
+awk -F'|' '{n++; e = $5 + 0; if (e < 0) e = -e; if (e <= 25) bsp++
+    split($11, b, " "); best = 1e9
+    for (k = 5; k <= 9; k++) { x = $k + 0; if (x < 0) x = -x; if (x < best) best = x }
+    if (best <= 10) good++ }
+    END {printf "goal: BSP within 25 %% on %d of %d rows, the best model within 10 %% on %d\n", bsp, n, good}' "$rows"
+exit "$failed"
