@@ -5,8 +5,8 @@
 # and none of polybsp's build dependencies:
 #
 #   collect, on the target: `polybsp probe` (the machine file) and traced runs
-#     of the validation programs, into OUT_DIR: machine.json, PROG.P.K.jsonl.
-#     Needs only BUILD_DIR's tools/polybsp/polybsp and examples/validation/val_*
+#     of the suite's programs, into OUT_DIR: machine.json, PROG.P.K.jsonl.
+#     Needs only BUILD_DIR's tools/polybsp/polybsp and the suite's programs
 #     (copy them, with the shared libraries they name, if the target cannot build).
 #   predict, here: threads traces of the same programs at the same P (K of
 #     them), each predicted for the target from OUT_DIR's machine file and
@@ -17,17 +17,27 @@
 #     ("a post.": the model's own error there), the CPU time here over there
 #     (summed over supersteps and processes, no rates: 1 when the programs
 #     computed as fast on both machines) and the W scale predict used
-#     (r(here) / r(target)). Then the goal's counts.
+#     (r(here) / r(target)). Then the goal's counts. The traces here stay in
+#     OUT_DIR (here.PROG.P.K.jsonl) and are used again by a later predict
+#     (another SCALE on the same traces); remove them to take new ones.
 #
 # Usage: bench/validate_remote.sh collect|predict BUILD_DIR OUT_DIR
 # Environment:
 #   PROCS     the P of the runs (default "16 4 8"; matmul only at perfect squares)
 #   REPEATS   runs per program and P on each side (default 3)
-#   PROGRAMS  the programs (default: stencil samplesort matmul bfs prefix spmv)
+#   SUITE     validation (default: the held-out programs of examples/validation)
+#             or tuning (the examples the models' rules were chosen on, as
+#             validate.sh's SUITE=tuning), so that a change is judged on the
+#             tuning suite before the held-out one is looked at
+#   PROGRAMS  the programs (default: the suite's)
 #   PROBE_ARGS  collect: the probe's options (default: --budget 60 and its
 #             default P, which on a machine of C cores are 2, 4, 6, 8 and C)
 #   SOLO      predict: POLYBSP_SOLO of the traces here (default off: the
 #             target's processes compute side by side)
+#   SCALE     predict: what W is scaled by, `polybsp predict --scale`: clock
+#             (default: the cores' clocks, a reading without the DAXPY's two
+#             modes; chosen on the tuning suite, docs/validation.md) or rate
+#             (the DAXPY rates, the papers' r and predict's default)
 #   POLYBSP_RATE  predict: this machine's rate, given to every trace here
 #             (default: none, each trace measures its own at its end, as the
 #             target's did; the DAXPY rate has two modes about 2x apart on the
@@ -58,12 +68,29 @@ out=$3
 polybsp=$build/tools/polybsp/polybsp
 PROCS=${PROCS:-16 4 8}
 REPEATS=${REPEATS:-3}
-PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv}
+SUITE=${SUITE:-validation}
+case $SUITE in
+validation) PROGRAMS=${PROGRAMS:-stencil samplesort matmul bfs prefix spmv} ;;
+tuning) PROGRAMS=${PROGRAMS:-inprod irregular multisearch broadcast_study hm_routing} ;;
+*) die "SUITE must be validation or tuning, got '$SUITE'" ;;
+esac
 SOLO=${SOLO:-off}
+SCALE=${SCALE:-clock}
+case $SCALE in rate | clock) ;; *) die "SCALE must be rate or clock, got '$SCALE'" ;; esac
 echo "$PROCS" | grep -Eqx ' *[1-9][0-9]*( +[1-9][0-9]*)* *' || die "PROCS must be whole numbers >= 1, got '$PROCS'"
 echo "$REPEATS" | grep -Eqx '[1-9][0-9]{0,2}' || die "REPEATS must be a whole number from 1 to 999, got '$REPEATS'"
+# program PROG: its command line (the tuning suite's inprod at n = 4000000, as
+# validate.sh runs it).
+program() {
+    if [ "$SUITE" = validation ]; then
+        echo "$build/examples/validation/val_$1"
+    else
+        echo "$build/examples/$1"
+        [ "$1" != inprod ] || echo 4000000
+    fi
+}
 for prog in $PROGRAMS; do
-    [ -x "$build/examples/validation/val_$prog" ] || die "no program '$prog' in $build/examples/validation"
+    [ -x "$(program "$prog" | head -n 1)" ] || die "no program '$prog' in the $SUITE suite of $build"
 done
 runs_at() { # matmul needs a perfect square
     [ "$1" != matmul ] || awk -v p="$2" 'BEGIN {r = int(sqrt(p) + 0.5); exit !(r * r == p)}'
@@ -88,11 +115,12 @@ if [ "$step" = collect ]; then
     for p in $PROCS; do
         for prog in $PROGRAMS; do
             runs_at "$prog" "$p" || continue
-            echo "validate_remote.sh: val_$prog at P = $p" >&2
+            echo "validate_remote.sh: $prog at P = $p" >&2
+            mapfile -t cmd < <(program "$prog")
             for k in $(seq "$REPEATS"); do
                 POLYBSP_NPROCS=$p POLYBSP_TRACE=$out/$prog.$p.$k.jsonl \
-                    "$build/examples/validation/val_$prog" >/dev/null 2>"$out/$prog.$p.$k.err" ||
-                    { echo "validate_remote.sh: val_$prog failed at P = $p: $(tail -n 1 "$out/$prog.$p.$k.err")" >&2; failed=1; }
+                    "${cmd[@]}" >/dev/null 2>"$out/$prog.$p.$k.err" ||
+                    { echo "validate_remote.sh: $prog failed at P = $p: $(tail -n 1 "$out/$prog.$p.$k.err")" >&2; failed=1; }
             done
         done
     done
@@ -107,7 +135,8 @@ rate_note=${POLYBSP_RATE:+"rate $POLYBSP_RATE flop/s (POLYBSP_RATE)"}
 rate_note=${rate_note:-"each trace's own rate"}
 models="bsp bspstar ebsp dbsp ccm"
 target_rate=$(sed -n 's/.*"trace_rate": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$out/machine.json" | head -n 1)
-echo "# validate_remote.sh $(date -u +%Y-%m-%dT%H:%MZ): traces here on $(uname -n) ($(nproc) cores, solo $SOLO, $rate_note) predicted for $out/machine.json (trace_rate ${target_rate:-?} flop/s)"
+target_clock=$(sed -n 's/.*"trace_clock": {"ops_per_second": \([-0-9.e+]*\)}.*/\1/p' "$out/machine.json" | head -n 1)
+echo "# validate_remote.sh $(date -u +%Y-%m-%dT%H:%MZ), suite $SUITE: traces here on $(uname -n) ($(nproc) cores, solo $SOLO, $rate_note) predicted for $out/machine.json (trace_rate ${target_rate:-?} flop/s, trace_clock ${target_clock:-?}/s), W scaled by the $SCALE"
 echo
 echo "| program | P | REAL there (s) | BSP | BSP* | EBSP | D-BSP | CCM | best | BSP a post. | CPU here / there | W scale |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -120,12 +149,14 @@ for p in $PROCS; do
         declare -A errs=()
         reals=() posts=() ratios=() scales=()
         ok=1
+        mapfile -t cmd < <(program "$prog")
         for k in $(seq "$REPEATS"); do
             there=$out/$prog.$p.$k.jsonl here=$out/here.$prog.$p.$k.jsonl
             [ -s "$there" ] || { ok=0; break; }
-            POLYBSP_NPROCS=$p POLYBSP_SOLO=$SOLO POLYBSP_TRACE=$here \
-                "$build/examples/validation/val_$prog" >/dev/null 2>&1 || { ok=0; break; }
-            json=$("$polybsp" predict --machine "$out/machine.json" --against "$there" --format json "$here") || { ok=0; break; }
+            [ -s "$here" ] || POLYBSP_NPROCS=$p POLYBSP_SOLO=$SOLO POLYBSP_TRACE=$here \
+                "${cmd[@]}" >/dev/null 2>&1 || { ok=0; break; }
+            json=$("$polybsp" predict --machine "$out/machine.json" --scale "$SCALE" --against "$there" \
+                --format json "$here") || { ok=0; break; }
             for m in $models; do errs[$m]+="$(echo "$json" | total "${m}_error") "; done
             reals+=("$(echo "$json" | total real)")
             scales+=("$(echo "$json" | sed -n 's/^  "work_scale": \([-0-9.e+]*\),$/\1/p')")

@@ -25,39 +25,52 @@ void core_daxpy(double *y, const double *x, long passes)
 #ifndef POLYBSP_SMPI
 enum { TIMINGS = 5 };
 
-static double measure(void)
+/* The median of TIMINGS values, sorted in place (insertion sort: five). */
+static double median_of(double *r)
 {
-    static double x[CORE_DAXPY_N], y[CORE_DAXPY_N];
-    for (int i = 0; i < CORE_DAXPY_N; i++)
-        x[i] = 1.0 + i;
-    /* Passes doubled until one timing takes a millisecond (the clock's
-     * resolution is then far below it), at most 2^20 passes. */
-    long passes = 1;
-    double t = 0;
-    while (passes < (1L << 20)) {
-        double t0 = core_thread_cpu();
-        core_daxpy(y, x, passes);
-        t = core_thread_cpu() - t0;
-        if (t >= 1e-3)
-            break;
-        passes *= 2;
-    }
-    if (!(t > 0))
-        return 0;
-    double r[TIMINGS];
-    for (int k = 0; k < TIMINGS; k++) {
-        double t0 = core_thread_cpu();
-        core_daxpy(y, x, passes);
-        double s = core_thread_cpu() - t0;
-        r[k] = s > 0 ? 2.0 * CORE_DAXPY_N * (double)passes / s : 0;
-    }
-    for (int i = 1; i < TIMINGS; i++) /* insertion sort: five values */
+    for (int i = 1; i < TIMINGS; i++)
         for (int j = i; j > 0 && r[j] < r[j - 1]; j--) {
             double v = r[j];
             r[j] = r[j - 1];
             r[j - 1] = v;
         }
     return r[TIMINGS / 2];
+}
+
+/* kernel(n) timed on the thread's CPU clock: n doubled from first until one
+ * timing takes a millisecond (the clock's resolution is then far below it), at
+ * most most; then the median of TIMINGS timings of units * n / seconds. */
+static double per_second(void (*kernel)(long), long first, long most, double units)
+{
+    long n = first;
+    double t = 0;
+    while (n < most) {
+        double t0 = core_thread_cpu();
+        kernel(n);
+        t = core_thread_cpu() - t0;
+        if (t >= 1e-3)
+            break;
+        n *= 2;
+    }
+    if (!(t > 0))
+        return 0;
+    double r[TIMINGS];
+    for (int k = 0; k < TIMINGS; k++) {
+        double t0 = core_thread_cpu();
+        kernel(n);
+        double s = core_thread_cpu() - t0;
+        r[k] = s > 0 ? units * (double)n / s : 0;
+    }
+    return median_of(r);
+}
+
+static void daxpy_passes(long passes)
+{
+    static double x[CORE_DAXPY_N], y[CORE_DAXPY_N];
+    if (x[0] == 0) /* the first call, on the one thread that measures */
+        for (int i = 0; i < CORE_DAXPY_N; i++)
+            x[i] = 1.0 + i;
+    core_daxpy(y, x, passes);
 }
 
 /* POLYBSP_RATE, when it is a number > 0 (flop/s): a rate measured once, so
@@ -79,6 +92,31 @@ static double given_rate(void)
 }
 #endif
 
+#ifdef POLYBSP_SMPI
+double core_clock_measure(void) { return 0; }
+#else
+/* Two operations a link, each waiting for the last: a latency-bound chain.
+ * The asm keeps the compiler from folding or reordering the chain. */
+static void chain(long links)
+{
+    double a = 1.0;
+    for (long i = 0; i < links; i++) {
+        a = a * 0.9999999 + 1e-7;
+        __asm__ volatile("" : "+x"(a));
+    }
+}
+
+double core_clock_measure(void) { return per_second(chain, 1024, 1L << 30, 2.0); }
+#endif
+
+double core_clock_here(void)
+{
+    static double clock = -1;
+    if (clock < 0)
+        clock = core_clock_measure();
+    return clock;
+}
+
 double core_rate_here(void)
 {
 #ifdef POLYBSP_SMPI
@@ -87,7 +125,7 @@ double core_rate_here(void)
     static double rate = -1;
     if (rate < 0) {
         double given = given_rate();
-        rate = given > 0 ? given : measure();
+        rate = given > 0 ? given : per_second(daxpy_passes, 1, 1L << 20, 2.0 * CORE_DAXPY_N);
     }
     return rate;
 #endif

@@ -10,6 +10,18 @@
  * simulated host's speed, which is what a DAXPY
  * measures there (the library charges computation at smpi/host-speed over it).
  * 0 when it cannot be measured.
+ *
+ * core_clock_measure returns the speed of a chain of dependent multiply-adds
+ * (a = a·c + d, each waiting for the last), in chained operations per second
+ * on the calling thread's CPU clock, the median of a few timings of about a
+ * millisecond (7 ms in all); 0 under SMPI (a simulated host has no clock but
+ * its speed) or when it cannot be measured. core_clock_here is its first
+ * reading, remembered (a trace's: the state its run computed in).
+ * Why beside the DAXPY: the chain's time is the core's clock times the
+ * latency of two instructions, which no state of the load and store pipes
+ * changes, while the DAXPY, bound by its stores, reads two modes about 2x
+ * apart from one run to the next on the machines measured (docs/validation.md,
+ * "A real second machine"); predict --scale clock scales work by it.
  */
 #ifndef POLYBSP_CORE_RATE_H
 #define POLYBSP_CORE_RATE_H
@@ -18,5 +30,7 @@ enum { CORE_DAXPY_N = 1024 };
 
 void core_daxpy(double *y, const double *x, long passes);
 double core_rate_here(void);
+double core_clock_measure(void);
+double core_clock_here(void);
 
 #endif

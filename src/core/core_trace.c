@@ -597,7 +597,8 @@ static void write_record(FILE *f, int pid, const core_trace_rec *r)
 }
 
 /* The machine a run's trace comes from: its name (under SMPI, the platform's,
- * as the probe names a simulated machine), cores and DAXPY rate, so that a
+ * as the probe names a simulated machine), cores, clock (core_rate.h; none
+ * under SMPI) and DAXPY rate, so that a
  * prediction for another machine can scale its work (predict --machine). The
  * name goes into host, cap bytes of zeros (gethostname may leave a name that
  * does not fit unterminated). */
@@ -613,6 +614,8 @@ static void machine_values(core_trace_value *v, char *host, size_t cap)
     set_text(&v[CORE_TH_HOST], host);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     set_count(&v[CORE_TH_CORES], cores > 0, (uint64_t)cores);
+    double clock = core_clock_here();
+    set_number(&v[CORE_TH_CLOCK], clock > 0, clock);
     double rate = core_rate_here();
     set_number(&v[CORE_TH_RATE], rate > 0, rate);
 }

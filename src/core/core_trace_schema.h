@@ -134,7 +134,7 @@ enum {
     CORE_TRACE_ENGINE_MAX = 31
 };
 
-/* formats.md, "Header": the machine's fields (host, cores, rate) are in the
+/* formats.md, "Header": the machine's fields (host, cores, clock, rate) are in the
  * header written at the end of a run alone, where they were measured. */
 #define CORE_TRACE_HEADER(X)                                                                       \
     X(FORMAT, "format", FORMAT, REQUIRED, NONE)                                                    \
@@ -144,6 +144,7 @@ enum {
     X(PROGRAM, "program", TEXT, REQUIRED, NONE)                                                    \
     X(HOST, "host", TEXT, OPTIONAL, NONE)                                                          \
     X(CORES, "cores", COUNT, OPTIONAL, SIZE)                                                       \
+    X(CLOCK, "clock", RATE, OPTIONAL, NONE)                                                        \
     X(RATE, "rate", RATE, OPTIONAL, NONE)                                                          \
     X(SOLO, "solo", COUNT, OPTIONAL, NONE)
 

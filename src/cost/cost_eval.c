@@ -84,8 +84,8 @@ static int median_of_repeats(const cost_eval_opts *o, cost_trace *t, const cost_
             rc = -1;
             break;
         }
-        rc = cost_trace_transfer(&reps[read], o->repeats[read], cost_machine_trace_rate(m),
-                                 o->machine, err, errlen);
+        rc = cost_trace_transfer(&reps[read], o->repeats[read], m, o->machine, o->scale, err,
+                                 errlen);
     }
     if (rc == 0)
         rc = cost_trace_median(t, reps, n, names, err, errlen);
@@ -112,11 +112,12 @@ static int from_elsewhere(const cost_eval_opts *o, cost_trace *t, const cost_mac
     }
     if (!r->elsewhere)
         return 0;
-    r->source_rate = t->rate;
+    r->source_scale = cost_scale_source(t, o->scale);
+    r->target_scale = cost_scale_target(m, o->scale);
     snprintf(r->source_host, sizeof r->source_host, "%s", t->host[0] ? t->host : "?");
     r->source_cores = t->cores;
     snprintf(r->source_engine, sizeof r->source_engine, "%s", t->engine);
-    if (cost_trace_transfer(t, o->trace, cost_machine_trace_rate(m), o->machine, err, errlen) < 0)
+    if (cost_trace_transfer(t, o->trace, m, o->machine, o->scale, err, errlen) < 0)
         return -1;
     if (o->nrepeats > 0) {
         int rc = median_of_repeats(o, t, m, err, errlen);

@@ -38,6 +38,7 @@
 #include "cost/cost_machine.h"
 #include "cost/cost_model.h"
 #include "cost/cost_trace.h"
+#include "cost/cost_transfer.h"
 
 #include <stddef.h>
 
@@ -74,6 +75,7 @@ typedef struct cost_eval_opts {
     int faults_asked;        /* then its costs must be in m */
     int explain;             /* t ran on m, whatever its host says */
     int oversubscribed_fits; /* use a line or levels fitted beyond m's cores */
+    cost_scale scale;        /* what a trace from elsewhere is scaled by */
     /* A P that m has no line of its own for takes m's overall line instead of
      * an error (the demo: its probe leaves out a P whose fit is noise). */
     int overall_line;
@@ -83,7 +85,8 @@ typedef struct cost_eval {
     size_t nsteps;
     int fit_procs;         /* the P of m's by_procs line used; 0: its overall line */
     int elsewhere;         /* t came from another machine (step 1) */
-    double source_rate;    /* then the rate of the machine it ran on, */
+    double source_scale;   /* then the figure o->scale names there */
+    double target_scale;   /* and on m (work_scale = source / target), */
     char source_host[128]; /* its host, cores (0: not said) and engine */
     int source_cores;
     char source_engine[32];

@@ -130,6 +130,10 @@ typedef struct cost_machine {
      * what predict scales a trace from elsewhere by, measured as the trace's
      * own rate was; 0 in files of before 2026-11-28 (rate[0] serves then). */
     double trace_rate;
+    /* The clock a trace taken here records (core_clock_here), in
+     * "trace_clock": what predict --scale clock scales by; 0 in files of
+     * before 2026-11-29 and for simulated machines. */
+    double trace_clock;
     /* Seconds per page fault on the first write to a fresh page [0] and to a
      * page that was only read before [1]; 0: not measured. */
     double fault_touch[2];

@@ -91,6 +91,7 @@ static int read_header(reader *rd, const json_t *obj)
     copy_cut(t->host, sizeof t->host, v[CORE_TH_HOST].present ? v[CORE_TH_HOST].v.s : "");
     t->cores = v[CORE_TH_CORES].present ? (int)v[CORE_TH_CORES].v.n : 0;
     t->rate = v[CORE_TH_RATE].present ? v[CORE_TH_RATE].v.x : 0;
+    t->clock = v[CORE_TH_CLOCK].present ? v[CORE_TH_CLOCK].v.x : 0;
     t->solo = v[CORE_TH_SOLO].present && v[CORE_TH_SOLO].v.n > 0;
     return 0;
 }

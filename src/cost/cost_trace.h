@@ -84,6 +84,7 @@ typedef struct cost_trace {
     char host[128];
     int cores;
     double rate;              /* DAXPY flop/s, as the machine file's rate r */
+    double clock;             /* chained multiply-adds/s (core_rate.h); 0: not said */
     int solo;                 /* 1: one process computed at a time (the header's "solo") */
     unsigned long first_step; /* the smallest step kept (> 0 when tracing started mid-run) */
     int same_start;           /* 1: every process's first kept record is step first_step */

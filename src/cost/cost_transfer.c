@@ -22,20 +22,41 @@ double cost_machine_trace_rate(const cost_machine *m)
     return m->trace_rate > 0 ? m->trace_rate : m->rate[0];
 }
 
-int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
-                        const char *machine_name, char *err, size_t errlen)
+const char *const cost_scale_names[COST_NSCALES] = {"rate", "clock"};
+
+double cost_scale_source(const cost_trace *t, cost_scale s)
 {
-    if (!(t->rate > 0)) {
+    return s == COST_SCALE_CLOCK ? t->clock : t->rate;
+}
+
+double cost_scale_target(const cost_machine *m, cost_scale s)
+{
+    return s == COST_SCALE_CLOCK ? m->trace_clock : cost_machine_trace_rate(m);
+}
+
+int cost_trace_transfer(cost_trace *t, const char *trace_name, const cost_machine *m,
+                        const char *machine_name, cost_scale s, char *err, size_t errlen)
+{
+    double source = cost_scale_source(t, s), target = cost_scale_target(m, s);
+    if (!(source > 0)) {
         snprintf(err, errlen,
-                 "%s has no 'rate' (a trace written before 2026-11-28): trace the run again "
-                 "with this polybsp to predict it for another machine",
+                 s == COST_SCALE_CLOCK
+                     ? "%s has no 'clock' (a trace written before 2026-11-29, or under smpi): "
+                       "trace the run again with this polybsp, or scale by the rate (--scale "
+                       "rate)"
+                     : "%s has no 'rate' (a trace written before 2026-11-28): trace the run "
+                       "again with this polybsp to predict it for another machine",
                  trace_name);
         return -1;
     }
-    if (!(target_rate > 0)) {
+    if (!(target > 0)) {
         snprintf(err, errlen,
-                 "%s has no 'rate' (its probe could not time computation): probe the target "
-                 "again with computation charged to predict a run from elsewhere",
+                 s == COST_SCALE_CLOCK
+                     ? "%s has no 'trace_clock' (probed before 2026-11-29, or a simulated "
+                       "machine): probe the target again with this polybsp, or scale by the "
+                       "rate (--scale rate)"
+                     : "%s has no 'rate' (its probe could not time computation): probe the "
+                       "target again with computation charged to predict a run from elsewhere",
                  machine_name);
         return -1;
     }
@@ -48,7 +69,7 @@ int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rat
                      trace_name, t->recs[i].line);
             return -1;
         }
-    double scale = t->rate / target_rate;
+    double scale = source / target;
     for (size_t i = 0; i < n; i++) {
         cost_rec *r = &t->recs[i];
         double copy = r->copy < r->cpu ? r->copy : r->cpu;
@@ -57,6 +78,7 @@ int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rat
         r->setup = r->late = 0;
         r->faults = r->fresh = r->w_faults = -1;
     }
-    t->rate = target_rate;
+    t->rate = cost_machine_trace_rate(m);
+    t->clock = m->trace_clock;
     return 0;
 }

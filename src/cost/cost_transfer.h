@@ -12,15 +12,20 @@
  * (when both say it: host names repeat between virtual machines); 0 for a
  * trace that does not name its machine (a
  * writer before 2026-11-28: it can only be explained where it ran).
- * cost_trace_transfer rewrites every record of t for a machine of rate
- * target_rate (flop/s, as the machine file's rate; cost_machine_trace_rate
- * gives the one measured as a trace's is): w = cpu · t->rate /
- * target_rate, the copy time scaled alike, and nothing of the source machine
+ * cost_trace_transfer rewrites every record of t for machine m: w = cpu ·
+ * source / target, the two figures of scale s (below), the copy time scaled
+ * alike, and nothing of the source machine
  * left in it (no set-up of the trace, no late start, no page faults: they
  * belong to the machine and load of the run, and the target's models charge
  * their own g and L). Returns 0, or -1 with one line in err naming what is
- * missing and how to get it (a trace without rate or cpu, a target without
- * rate). t->rate becomes target_rate.
+ * missing and how to get it (a trace without the figure or cpu, a target
+ * without its figure). t's rate and clock become m's.
+ *
+ * What the work is scaled by (cost_scale): the two machines' DAXPY rates (the
+ * papers' r, the default) or their clocks (core_rate.h: a chain of dependent
+ * multiply-adds, whose reading has no modes where the DAXPY's has two;
+ * docs/models.md). cost_scale_source and cost_scale_target give the two
+ * figures (0 where the trace or machine file lacks it).
  */
 #ifndef POLYBSP_COST_TRANSFER_H
 #define POLYBSP_COST_TRANSFER_H
@@ -28,10 +33,15 @@
 #include "cost/cost_machine.h"
 #include "cost/cost_trace.h"
 
+typedef enum { COST_SCALE_RATE, COST_SCALE_CLOCK, COST_NSCALES } cost_scale;
+extern const char *const cost_scale_names[COST_NSCALES]; /* "rate", "clock" */
+
 int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m);
 /* m's rate as a trace there would record it (trace_rate), else its probe's. */
 double cost_machine_trace_rate(const cost_machine *m);
-int cost_trace_transfer(cost_trace *t, const char *trace_name, double target_rate,
-                        const char *machine_name, char *err, size_t errlen);
+double cost_scale_source(const cost_trace *t, cost_scale s);
+double cost_scale_target(const cost_machine *m, cost_scale s);
+int cost_trace_transfer(cost_trace *t, const char *trace_name, const cost_machine *m,
+                        const char *machine_name, cost_scale s, char *err, size_t errlen);
 
 #endif

@@ -25,7 +25,7 @@ const char *const cmd_predict_help[] = {
     "                       [--work measured|whole|ops] [--dbsp-label traffic|group]\n"
     "                       [--faults kind|fresh|after-read|none]\n"
     "                       [--ccm-plain bsp|patterns] [--against TRACE2 | --explain]\n"
-    "                       TRACE [TRACE]...\n"
+    "                       [--scale rate|clock] TRACE [TRACE]...\n"
     "\n"
     "Compares the running time recorded in TRACE with the time the cost models\n"
     "predict from its supersteps and the machine parameters in FILE (written by\n"
@@ -79,6 +79,10 @@ const char *const cmd_predict_help[] = {
     "                     differ (nodes of one cluster): explain it\n"
     "  --oversubscribed-fits  use a line or levels fitted beyond FILE's cores\n"
     "                     for a TRACE that ran within its cores (n/a otherwise)\n"
+    "  --scale SCALE      a TRACE from elsewhere: W = its CPU time x the ratio of\n"
+    "                     rate: the DAXPY rates (default; the papers' r) or\n"
+    "                     clock: the cores' clocks (a chain of dependent\n"
+    "                     multiply-adds; the DAXPY reads two modes 2x apart)\n"
     "  -h, --help         show this help\n"
     "\n"
     "Times are in seconds. docs/models.md explains the formulas and the tables;\n"
@@ -128,6 +132,7 @@ enum {
     OPT_AGAINST,
     OPT_EXPLAIN,
     OPT_OVERSUBSCRIBED_FITS,
+    OPT_SCALE,
     NCOMMON,
     OPT_FORMAT = NCOMMON, /* predict */
     NPREDICT,
@@ -142,7 +147,7 @@ enum {
     [OPT_WORK] = {"--work", true}, [OPT_FAULTS] = {"--faults", true},                              \
     [OPT_DBSP_LABEL] = {"--dbsp-label", true}, [OPT_CCM_PLAIN] = {"--ccm-plain", true},            \
     [OPT_AGAINST] = {"--against", true}, [OPT_EXPLAIN] = {"--explain", false},                     \
-    [OPT_OVERSUBSCRIBED_FITS] = {"--oversubscribed-fits", false}
+    [OPT_OVERSUBSCRIBED_FITS] = {"--oversubscribed-fits", false}, [OPT_SCALE] = {"--scale", true}
 static const tool_opt predict_opts[NPREDICT] = {COMMON_OPTS, [OPT_FORMAT] = {"--format", true}};
 static const tool_opt report_opts[NREPORT] = {
     COMMON_OPTS, [OPT_PORTABILITY] = {"--portability", true}, [OPT_PROBE] = {"--probe", true}};
@@ -215,6 +220,11 @@ static int on_option(void *ctx, int opt, const char *v)
     case OPT_AGAINST: o->against = v; return 0;
     case OPT_EXPLAIN: o->explain = 1; return 0;
     case OPT_OVERSUBSCRIBED_FITS: o->oversubscribed_fits = 1; return 0;
+    case OPT_SCALE:
+        if ((k = tool_choice(command, "scale", v, cost_scale_names, COST_NSCALES)) < 0)
+            return TOOL_EXIT_USAGE;
+        o->scale = (cost_scale)k;
+        return 0;
     default: /* OPT_FORMAT */
         if ((k = tool_choice(command, "format", v, format_names, NFORMATS)) < 0)
             return TOOL_EXIT_USAGE;

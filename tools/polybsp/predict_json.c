@@ -58,7 +58,8 @@ static void json_run(FILE *out, const predict_view *v)
         json_str(out, "source_host", r->source_host, ",");
         fprintf(out, "  \"source_cores\": %d,\n", r->source_cores);
         json_str(out, "source_engine", r->source_engine, ",");
-        fprintf(out, "  \"work_scale\": %.17g,\n", r->source_rate / cost_machine_trace_rate(v->m));
+        json_str(out, "scale", cost_scale_names[v->o->scale], ",");
+        fprintf(out, "  \"work_scale\": %.17g,\n", r->source_scale / r->target_scale);
         fprintf(out, "  \"traces\": %zu,\n", v->o->nrepeats + 1);
     }
     json_str(out, "against", v->o->against, ",");
