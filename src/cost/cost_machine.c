@@ -378,6 +378,8 @@ static int read_byproc(cost_jctx *c, const json_t *e, size_t i, void *into)
     cost_procs_fit *f = &((cost_machine *)into)->byprocs[i];
     if (read_procs_key(c, e, i > 0 ? f[-1].procs : 0, &f->procs, &f->oversubscribed) < 0)
         return -1;
+    if (json_object_get(e, "start") != NULL && cost_jnum(c, e, "start", COST_NONNEG, &f->start) < 0)
+        return -1;
     return cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0
                ? -1
                : 0;
@@ -768,8 +770,11 @@ static int put_byprocs(FILE *f, const cost_machine *m, const put_err *e)
     fputc('[', f);
     for (size_t i = 0; i < n; i++) {
         const cost_procs_fit *p = &m->byprocs[i];
-        fprintf(f, "%s\n    {\"P\": %d, \"oversubscribed\": %s, \"g\": ", i > 0 ? "," : "",
-                p->procs, p->oversubscribed ? "true" : "false");
+        fprintf(f, "%s\n    {\"P\": %d, \"oversubscribed\": %s, ", i > 0 ? "," : "", p->procs,
+                p->oversubscribed ? "true" : "false");
+        if (p->start > 0)
+            fprintf(f, "\"start\": %.17g, ", p->start);
+        fputs("\"g\": ", f);
         put_line_end(f, p->g, p->L);
     }
     fputs("\n  ]", f);

@@ -99,6 +99,12 @@ typedef struct cost_procs_fit {
     int procs;
     int oversubscribed; /* 1 when procs exceeded the cores */
     double g, L;        /* seconds per byte, seconds */
+    /* Seconds the engine takes to start P processes, before their first
+     * superstep can end (the probe's sections: bsp_begin to the end of an
+     * empty superstep, less an empty superstep); 0: not measured (simulated
+     * machines, files before 2026-11-30). predict charges it to a trace from
+     * elsewhere, whose own start it leaves out (cost_transfer.h). */
+    double start;
 } cost_procs_fit;
 
 typedef struct cost_machine {

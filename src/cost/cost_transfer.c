@@ -34,6 +34,14 @@ double cost_scale_target(const cost_machine *m, cost_scale s)
     return s == COST_SCALE_CLOCK ? m->trace_clock : cost_machine_trace_rate(m);
 }
 
+double cost_machine_start(const cost_machine *m, int P)
+{
+    for (size_t i = 0; i < m->nbyprocs; i++)
+        if (m->byprocs[i].procs == P)
+            return m->byprocs[i].start;
+    return 0;
+}
+
 int cost_trace_transfer(cost_trace *t, const char *trace_name, const cost_machine *m,
                         const char *machine_name, cost_scale s, char *err, size_t errlen)
 {
@@ -77,6 +85,12 @@ int cost_trace_transfer(cost_trace *t, const char *trace_name, const cost_machin
         r->copy = copy * scale;
         r->setup = r->late = 0;
         r->faults = r->fresh = r->w_faults = -1;
+    }
+    double start = cost_machine_start(m, t->nprocs);
+    for (int i = 0; i < t->nprocs; i++) {
+        cost_rec *first = cost_trace_rec(t, 0, i);
+        if (first != NULL)
+            first->late = start;
     }
     t->rate = cost_machine_trace_rate(m);
     t->clock = m->trace_clock;

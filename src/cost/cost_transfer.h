@@ -17,7 +17,10 @@
  * alike, and nothing of the source machine
  * left in it (no set-up of the trace, no late start, no page faults: they
  * belong to the machine and load of the run, and the target's models charge
- * their own g and L). Returns 0, or -1 with one line in err naming what is
+ * their own g and L; instead every process's first record starts late by the
+ * target's start of t's P, m's by_procs start, when m has it: the engine's
+ * cost of starting P processes, which the target's REAL holds and no model
+ * term does). Returns 0, or -1 with one line in err naming what is
  * missing and how to get it (a trace without the figure or cpu, a target
  * without its figure). t's rate and clock become m's.
  *
@@ -41,6 +44,8 @@ int cost_trace_elsewhere(const cost_trace *t, const cost_machine *m);
 double cost_machine_trace_rate(const cost_machine *m);
 double cost_scale_source(const cost_trace *t, cost_scale s);
 double cost_scale_target(const cost_machine *m, cost_scale s);
+/* m's start of P processes (by_procs start), 0 when m has none for P. */
+double cost_machine_start(const cost_machine *m, int P);
 int cost_trace_transfer(cost_trace *t, const char *trace_name, const cost_machine *m,
                         const char *machine_name, cost_scale s, char *err, size_t errlen);
 

@@ -59,8 +59,13 @@ typedef struct probe_job {
     void *ctx;
 } probe_job;
 
-/* The SPMD function to give bsp_init. */
+/* The SPMD function to give bsp_init. Each section it runs begins with two
+ * empty supersteps, which process 0 times to learn what starting P processes
+ * costs: from before bsp_begin to the end of the first, less the second (an
+ * empty superstep's own time); probe_start_median gives the median of those
+ * samples at P so far (seconds, 0 when none). */
 void probe_spmd(void);
+double probe_start_median(int nprocs);
 
 /* Runs the job's batches in order on job->nprocs processes. A process that cannot
  * have its buffers stops the run with bsp_abort. */

@@ -582,6 +582,10 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         fill_identity(&s->m, o);
         rc = probe_analyse(&d, s, err, errlen);
     }
+    /* The engine's start at each P, but on a simulator (its clock is not the
+     * wall clock the samples are taken on). */
+    for (size_t i = 0; rc == 0 && !o->simulated && i < s->m.nbyprocs; i++)
+        s->m.byprocs[i].start = probe_start_median(s->m.byprocs[i].procs);
     if (rc == 0) {
         fit_levels(lv, nlv, o->cores, &s->m);
         probe_ccm_fit(cc, &s->m);

@@ -75,6 +75,15 @@ static void describe_source(FILE *out, const predict_view *v)
                 "work        each superstep's CPU time there x r(source) / r(target) = x %.4g "
                 "(r = %.4e and %.4e flop/s, DAXPY)\n",
                 r->source_scale / r->target_scale, r->source_scale, r->target_scale);
+    double start = cost_machine_start(v->m, v->t->nprocs);
+    if (start > 0)
+        fprintf(out,
+                "start       %.4g s to start P = %d processes there (the machine file's by_procs "
+                "start): every model's first superstep holds it\n",
+                start, v->t->nprocs);
+    else
+        fprintf(out, "start       none charged: the machine file has no start for P = %d\n",
+                v->t->nprocs);
     if (v->o->nrepeats > 0)
         fprintf(out,
                 "repeats     %zu traces of the run: each process's W in each superstep is the "
@@ -261,7 +270,8 @@ static void describe_work(FILE *out, const predict_view *v)
                     "(bsp_trace_begin): REAL and every model's W hold it\n",
                     t->recs[i].setup, t->recs[i].pid, t->recs[i].step);
     const cost_rec *latest = NULL;
-    for (int i = 0; i < t->nprocs; i++) {
+    /* From elsewhere every process starts late by the target's start, said above. */
+    for (int i = 0; !v->r->elsewhere && i < t->nprocs; i++) {
         const cost_rec *r = cost_trace_rec(t, 0, i);
         if (r != NULL && r->late > 0 && (latest == NULL || r->late > latest->late))
             latest = r;
