@@ -95,6 +95,7 @@ if [ $# -ne 1 ] || [ ! -x "$1/tools/polybsp/polybsp" ]; then
 fi
 build=$(cd "$1" && pwd)
 polybsp=$build/tools/polybsp/polybsp
+. "$(dirname -- "$0")/validate_common.sh" || exit 2
 SUITE=${SUITE:-validation}
 case $SUITE in
 validation) progs_dir=$build/examples/validation prefix=val_ ;;
@@ -154,36 +155,6 @@ alt=
 [ "$SOLO" = both ] && alt=off
 [ -n "$BASELINE" ] && alt=base
 rm -f "$work/rows" "$work/rows.off" "$work/rows.base" "$work/trust" "$work/slowed" # this run's, in a KEEP used again
-
-# median of the numbers on stdin ("nan" when none)
-median() {
-    sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
-
-# total KEY of predict's JSON on stdin
-total() {
-    sed -n 's/^  "total": {\(.*\)}.*/\1/p' | tr ',' '\n' | sed -n "s/^ *\"$1\": \\(.*\\)/\\1/p"
-}
-
-# Matmul needs a perfect square.
-runs_at() {
-    case $1 in
-    matmul) r=$(awk -v p="$2" 'BEGIN {r = int(sqrt(p) + 0.5); print (r * r == p)}'); [ "$r" = 1 ] ;;
-    *) true ;;
-    esac
-}
-
-# cpu_sum TRACE [less-copy]: the CPU time the trace records, summed over its
-# supersteps and processes; with less-copy, less each record's copy: the work
-# a trace carries to another machine, since predict leaves the copy out of W
-# (cost_transfer.c; absent on smpi: 0).
-cpu_sum() {
-    awk -v less="${2:-}" '{ c = 0; k = 0
-        if (match($0, /"cpu":[-0-9.e+]*/)) c = substr($0, RSTART + 6, RLENGTH - 6) + 0
-        if (less == "less-copy" && match($0, /"copy":[-0-9.e+]*/)) k = substr($0, RSTART + 7, RLENGTH - 7) + 0
-        if (c > 0) s += c - (k < 0 ? 0 : k < c ? k : c) }
-        END { printf "%.9g\n", s }' "$1"
-}
 
 # take PREFIX K CMD...: run K of a traced command, PREFIX.K.jsonl, unless there.
 take() {

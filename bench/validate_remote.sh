@@ -64,6 +64,7 @@ case $step in collect | predict) ;; *) die "the step must be collect or predict,
 [ -x "$2/tools/polybsp/polybsp" ] && [ -d "$2/examples/validation" ] ||
     die "'$2' is not a polybsp build directory (no tools/polybsp/polybsp and examples/validation)"
 build=$(cd "$2" && pwd)
+. "$(dirname -- "$0")/validate_common.sh" || exit 2
 out=$3
 polybsp=$build/tools/polybsp/polybsp
 PROCS=${PROCS:-16 4 8}
@@ -92,18 +93,6 @@ program() {
 for prog in $PROGRAMS; do
     [ -x "$(program "$prog" | head -n 1)" ] || die "no program '$prog' in the $SUITE suite of $build"
 done
-runs_at() { # matmul needs a perfect square
-    [ "$1" != matmul ] || awk -v p="$2" 'BEGIN {r = int(sqrt(p) + 0.5); exit !(r * r == p)}'
-}
-median() {
-    sort -g | awk '{v[NR] = $1} END {if (NR == 0) print "nan"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2}'
-}
-total() { # total KEY of predict's JSON on stdin
-    sed -n 's/^  "total": {\(.*\)}.*/\1/p' | tr ',' '\n' | sed -n "s/^ *\"$1\": \\(.*\\)/\\1/p"
-}
-cpu_sum() { # the CPU time a trace records, summed
-    awk '{ if (match($0, /"cpu":[-0-9.e+]*/)) s += substr($0, RSTART + 6, RLENGTH - 6) } END { printf "%.9g\n", s }' "$1"
-}
 failed=0
 
 if [ "$step" = collect ]; then

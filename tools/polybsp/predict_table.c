@@ -65,16 +65,13 @@ static void describe_source(FILE *out, const predict_view *v)
         snprintf(here, sizeof here, "%d cores, ", r->source_cores);
     fprintf(out, "predicted   for %s (%s, %sengine %s) from a run on %s (%sengine %s)\n",
             v->o->machine, v->m->host, there, v->m->engine, r->source_host, here, r->source_engine);
-    if (v->o->scale == COST_SCALE_CLOCK)
-        fprintf(out,
-                "work        each superstep's CPU time there x c(source) / c(target) = x %.4g "
-                "(c = %.4e and %.4e chained multiply-adds/s, the cores' clocks, --scale clock)\n",
-                r->source_scale / r->target_scale, r->source_scale, r->target_scale);
-    else
-        fprintf(out,
-                "work        each superstep's CPU time there x r(source) / r(target) = x %.4g "
-                "(r = %.4e and %.4e flop/s, DAXPY)\n",
-                r->source_scale / r->target_scale, r->source_scale, r->target_scale);
+    int clock = v->o->scale == COST_SCALE_CLOCK;
+    const char *f = clock ? "c" : "r";
+    fprintf(out,
+            "work        each superstep's CPU time there x %s(source) / %s(target) = x %.4g "
+            "(%s = %.4e and %.4e %s)\n",
+            f, f, r->source_scale / r->target_scale, f, r->source_scale, r->target_scale,
+            clock ? "chained multiply-adds/s, the cores' clocks, --scale clock" : "flop/s, DAXPY");
     double start = cost_machine_start(v->m, v->t->nprocs);
     if (start > 0)
         fprintf(out,
