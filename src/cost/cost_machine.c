@@ -936,7 +936,7 @@ typedef struct section {
     {                                                                                              \
         .key = key_, .read = read_##name, .has = has_##name, .put = put_##name                     \
     }
-enum { SECTION_BSP = 0, NSECTIONS = 14 };
+enum { SECTION_BSP = 0, NSECTIONS = 15 };
 static const section sections[NSECTIONS] = {
     NUMBERS("bsp", "an object with g and L", 2, NUMBER("g", COST_POS, g), NUMBER("L", COST_ANY, L)),
     NESTED("by_procs", byprocs),
@@ -951,6 +951,8 @@ static const section sections[NSECTIONS] = {
             NUMBER("ops_per_second", COST_POS, trace_rate)),
     NUMBERS("trace_clock", "an object with ops_per_second", 1,
             NUMBER("ops_per_second", COST_POS, trace_clock)),
+    NUMBERS("rate_spread", "an object with least and most", 2,
+            NUMBER("least", COST_POS, rate_least), NUMBER("most", COST_POS, rate_most)),
     NUMBERS("op_rates", "an object with compares_per_second and words_per_second", 2,
             NUMBER("compares_per_second", COST_POS, rate[1]),
             NUMBER("words_per_second", COST_POS, rate[2])),

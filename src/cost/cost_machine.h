@@ -19,6 +19,9 @@
 #define COST_NPATTERNS 5
 #define COST_MAX_SIZES 16
 #define COST_MAX_PROCS 16
+/* Fastest over slowest process's rate (rate_spread) above which the probe
+ * warns and predict notes that the target's cores were unequal. */
+#define COST_UNEQUAL_CORES 1.5
 #define COST_MAX_LEVELS 32      /* D-BSP levels 0 .. log2 P for any int P */
 #define COST_MAX_COLLECTIVES 32 /* CCM cost functions by collective name */
 /* The largest file the reader takes: far above what the format can hold, so a
@@ -140,6 +143,12 @@ typedef struct cost_machine {
      * "trace_clock": what predict --scale clock scales by; 0 in files of
      * before 2026-11-29 and for simulated machines. */
     double trace_clock;
+    /* The slowest and the fastest process's DAXPY rate among the P that
+     * measured `rate` at once, in "rate_spread" (least, most): how unequal
+     * the cores were while probed (a VM's vCPUs differed up to 2.4x:
+     * docs/probe.md, "Cores of unequal speed"); 0 for simulated machines, a
+     * single process, and files of before 2026-11-30. */
+    double rate_least, rate_most;
     /* Seconds per page fault on the first write to a fresh page [0] and to a
      * page that was only read before [1]; 0: not measured. */
     double fault_touch[2];

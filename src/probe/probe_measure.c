@@ -39,6 +39,7 @@ static struct {
 typedef struct rate_job {
     double seconds;
     double rate[CORE_OPS_KINDS], fault[2]; /* out: per kind (core_ops.h); fresh, read before */
+    double spread[2];                      /* out: the slowest and fastest process's DAXPY */
 } rate_job;
 
 static void *alloc_or_abort(size_t nbytes)
@@ -338,13 +339,19 @@ static void rate(double seconds, rate_job *out)
                 (bsp_size_t)sizeof fault);
     }
     bsp_sync();
-    if (s == 0)
+    if (s == 0) {
         for (int m = 0; m < MEASURES; m++) {
             double sum_m = 0;
             for (int q = 0; q < P; q++)
                 sum_m += rates[m * P + q];
             *(m < CORE_OPS_KINDS ? &out->rate[m] : &out->fault[m - CORE_OPS_KINDS]) = sum_m / P;
         }
+        out->spread[0] = out->spread[1] = rates[0];
+        for (int q = 1; q < P; q++) {
+            out->spread[0] = fmin(out->spread[0], rates[q]);
+            out->spread[1] = fmax(out->spread[1], rates[q]);
+        }
+    }
     free(k.sorted);
     free(k.words);
     free(k.order);
@@ -470,13 +477,14 @@ void probe_measure_comm(probe_job *job)
     run_section(job->nprocs, 0, job);
 }
 
-void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2])
+void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2],
+                        double spread[2])
 {
     rate_job r = {.seconds = seconds};
     run_section(nprocs, 1, &r);
     memcpy(rate, r.rate, sizeof r.rate);
-    fault[0] = r.fault[0];
-    fault[1] = r.fault[1];
+    memcpy(fault, r.fault, sizeof r.fault);
+    memcpy(spread, r.spread, sizeof r.spread);
 }
 
 void probe_section(int nprocs, void (*body)(void *arg), void *arg)

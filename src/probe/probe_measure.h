@@ -78,8 +78,10 @@ void probe_measure_comm(probe_job *job);
  * of 256 KiB, [2] 8-byte words per second gathered from 256 KiB in a
  * shuffled order; 0 where not measurable. Into fault the seconds one page fault costs,
  * all processes at once, averaged likewise: [0] the first write to a fresh
- * page, [1] the first write to a page that was only read before. */
-void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2]);
+ * page, [1] the first write to a page that was only read before. Into spread
+ * the slowest [0] and the fastest [1] process's DAXPY rate. */
+void probe_measure_rate(int nprocs, double seconds, double rate[CORE_OPS_KINDS], double fault[2],
+                        double spread[2]);
 
 /* Runs body(arg) as one SPMD section of nprocs processes, between bsp_begin and
  * bsp_end: the other measurements of the probe (D-BSP levels, CCM) are sections

@@ -347,30 +347,26 @@ static int rate_procs(const probe_options *o)
     return P;
 }
 
-/* The P of the D-BSP levels, ascending, into P[0..2); returns how many: the
- * largest P, and before it the largest within the cores when that is another
- * (levels measured time-sliced mislead a trace of a P that has a core per
- * process: cost_machine_use_procs); --dbsp-procs alone when given. */
-static size_t levels_procs(const probe_options *o, int P[2])
+/* The P of the D-BSP levels, ascending, into P[0..COST_MAX_PROCS); returns
+ * how many: every P of --procs, so that a trace of any of them is charged the
+ * clusters of its own P (cost_machine_use_procs): clusters of one size differ
+ * with P, as on cluster-16x8, where 16 processes of 2 nodes synchronise in 20
+ * us and a cluster of 16 beside three others at P = 64 in 121 us;
+ * --dbsp-procs alone when given. */
+static size_t levels_procs(const probe_options *o, int P[COST_MAX_PROCS])
 {
     if (o->dbsp_procs > 0) {
         P[0] = o->dbsp_procs;
         return 1;
     }
-    int within = 0, most = o->procs[o->nprocs - 1];
     for (size_t p = 0; p < o->nprocs; p++)
-        if (o->procs[p] <= o->cores)
-            within = o->procs[p];
-    size_t n = 0;
-    if (within >= 2 && within != most)
-        P[n++] = within;
-    P[n++] = most;
-    return n;
+        P[p] = o->procs[p];
+    return o->nprocs;
 }
 
 int probe_most_procs(const probe_options *o)
 {
-    int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1], lp[2];
+    int ccm_procs[COST_MAX_PROCS], most = o->procs[o->nprocs - 1], lp[COST_MAX_PROCS];
     size_t nl = levels_procs(o, lp);
     most = lp[nl - 1] > most ? lp[nl - 1] : most;
     size_t nccm = probe_ccm_procs(o->procs, o->nprocs, ccm_procs, COST_MAX_PROCS);
@@ -383,7 +379,7 @@ int probe_most_procs(const probe_options *o)
  * CCM collectives at each of their P values, in what the patterns left of the
  * budget: the levels get levels_share of it, in equal parts, each CCM section
  * an equal share of the rest. */
-static void measure_models(run *r, const int lp[2], probe_levels lv[2], size_t nlv, probe_ccm *cc)
+static void measure_models(run *r, const int *lp, probe_levels *lv, size_t nlv, probe_ccm *cc)
 {
     const probe_options *o = r->o;
     const tuning *t = r->t;
@@ -470,7 +466,7 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     double *cost = malloc(grid * sizeof *cost), *planned = calloc(o->nprocs, sizeof *planned);
     int *reps = malloc(grid * sizeof *reps);
     probe_summary *s = calloc(1, sizeof *s);
-    int lp[2];
+    int lp[COST_MAX_PROCS];
     size_t nlv = levels_procs(o, lp);
     probe_levels *lv = calloc(nlv, sizeof *lv);
     probe_ccm *cc = calloc(1, sizeof *cc);
@@ -490,10 +486,16 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
             r.sim_total += model_weight(ccm_procs[p], t->nccm_sizes);
         enter_phase(&r, 1, "computation rate", 0);
         tick(&r);
+        double spread[2];
         probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget), s->m.rate,
-                           s->m.fault_touch);
+                           s->m.fault_touch, spread);
         if (o->simulated) /* the simulator's traces count no faults: nothing to charge */
             s->m.fault_touch[0] = s->m.fault_touch[1] = 0;
+        /* How unequal the cores were: of two or more processes, on real cores. */
+        if (!o->simulated && rate_procs(o) >= 2 && spread[0] > 0) {
+            s->m.rate_least = spread[0];
+            s->m.rate_most = spread[1];
+        }
         /* The rate a trace here records, measured as it measures it: what
          * predict scales a trace from elsewhere by (the probe's own rate is
          * all P processes at once on the engine's clock: 1.3e9 on MPI at P = 2

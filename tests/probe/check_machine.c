@@ -6,8 +6,9 @@
  * a by_procs line for each P, every pattern of the P within the cores (of all P when none is)
  * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
  * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
- * BSP*, the rate and the page-fault costs (none on smpi); the D-BSP levels of the largest P and of
- * the largest within the cores, or of PROBE_DBSP_PROCS alone (level i has clusters of
+ * BSP*, the rate and the page-fault costs (none on smpi), the slowest and fastest process's rate
+ * around it (none on smpi or for one process); the D-BSP levels of every P, or of
+ * PROBE_DBSP_PROCS alone (level i has clusters of
  * ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the whole machine, the last of clusters of one
  * with g = 0), each in dbsp.by_procs, the largest P's also in dbsp.levels; the CCM section with
  * every collective, partition and rejoin, each with a, b, c >= 0 (and c_above
@@ -61,17 +62,15 @@ static void check_levels(const cost_level *levels, size_t nlevels, int P, char *
     CHECK(k == nlevels);
 }
 
-/* dbsp.by_procs: the levels of P_dbsp alone when given, else of the largest P
- * within the cores (when another than the largest) and of the largest P; the
- * file's levels are the last of them. */
+/* dbsp.by_procs: the levels of P_dbsp alone when given, else of every P
+ * measured; the file's levels are the last of them. */
 static void check_levels_by_procs(const cost_machine *m, int P_dbsp, char **absent, int nabsent)
 {
-    int want[2], n = 0, within = 0, most = m->procs[m->nprocs - 1];
-    for (size_t i = 0; i < m->nprocs; i++)
-        within = m->procs[i] <= m->cores ? m->procs[i] : within;
-    if (P_dbsp == 0 && within >= 2 && within != most)
-        want[n++] = within;
-    want[n++] = P_dbsp > 0 ? P_dbsp : most;
+    int want[COST_MAX_PROCS], n = 0;
+    if (P_dbsp > 0)
+        want[n++] = P_dbsp;
+    for (size_t i = 0; P_dbsp == 0 && i < m->nprocs; i++)
+        want[n++] = m->procs[i];
     CHECK(m->nlevels_procs == (size_t)n);
     for (int i = 0; i < n && (size_t)i < m->nlevels_procs; i++) {
         const cost_levels_procs *set = &m->levels_by_procs[i];
@@ -243,6 +242,18 @@ int main(int argc, char **argv)
     else
         CHECK(m.fault_touch[0] == 0 && m.fault_touch[1] == 0);
     CHECK(m.spread >= 0 && isfinite(m.spread));
+    /* rate_spread: the slowest and fastest of the processes that measured the
+     * rate at once (the largest P within the cores), bracketing their mean;
+     * none on a simulator or for one process. */
+    int rate_P = m.procs[0];
+    for (size_t i = 0; i < m.nprocs; i++)
+        rate_P = m.procs[i] <= m.cores ? m.procs[i] : rate_P;
+    if (strcmp(m.engine, "smpi") != 0 && rate_P >= 2)
+        CHECKF(m.rate_least > 0 && m.rate_least <= m.rate[0] * (1 + 1e-9) &&
+                   m.rate[0] <= m.rate_most * (1 + 1e-9),
+               "rate_spread %g .. %g around r = %g", m.rate_least, m.rate_most, m.rate[0]);
+    else
+        CHECK(m.rate_least == 0 && m.rate_most == 0);
     const char *dbsp = getenv("PROBE_DBSP_PROCS");
     check_levels_by_procs(&m, dbsp && *dbsp ? atoi(dbsp) : 0, argv + 3, argc - 3);
     check_ccm(&m);

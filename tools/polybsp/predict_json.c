@@ -61,6 +61,11 @@ static void json_run(FILE *out, const predict_view *v)
         json_str(out, "scale", cost_scale_names[v->o->scale], ",");
         fprintf(out, "  \"work_scale\": %.17g,\n", r->source_scale / r->target_scale);
         fprintf(out, "  \"target_start\": %.17g,\n", cost_machine_start(v->m, v->t->nprocs));
+        fprintf(out, "  \"target_rate_spread\": ");
+        if (v->m->rate_least > 0)
+            fprintf(out, "[%.17g, %.17g],\n", v->m->rate_least, v->m->rate_most);
+        else
+            fprintf(out, "null,\n");
         fprintf(out, "  \"traces\": %zu,\n", v->o->nrepeats + 1);
     }
     json_str(out, "against", v->o->against, ",");
