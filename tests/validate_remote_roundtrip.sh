@@ -15,7 +15,9 @@ for f in machine.json probe.txt prefix.2.1.jsonl; do
 done
 out=$(bash "$script" predict "$build" "$work" 2>&1) || { printf 'roundtrip: predict failed\n%s\n' "$out" >&2; exit 1; }
 num='-?[0-9]+(\.[0-9]+)?'
-rows=$(printf '%s\n' "$out" | grep -Ec "^\| prefix \| 2 \| [0-9.e+-]+( \| $num){5} \| [a-z]+ \| $num \| $num \| $num \|$")
+# A model is n/a where the quick probe left out a noisy fit (D-BSP's levels, on
+# a loaded machine under ASan).
+rows=$(printf '%s\n' "$out" | grep -Ec "^\| prefix \| 2 \| [0-9.e+-]+( \| ($num|n/a)){5} \| [a-z]+ \| $num \| $num \| $num \|$")
 [ "$rows" = 1 ] || { printf 'roundtrip: want one row of numbers for prefix at P = 2\n%s\n' "$out" >&2; exit 1; }
 printf '%s\n' "$out" | grep -Eq '^goal: BSP within 25 % on [01] of 1 rows, the best model within 10 % on [01]$' ||
     { printf 'roundtrip: no goal line\n%s\n' "$out" >&2; exit 1; }

@@ -117,6 +117,14 @@ static inline void eng_work_pause(struct core_proc *p, int flush) { (void)p, (vo
 static inline void eng_work_resume(struct core_proc *p) { (void)p; }
 #endif
 
+/* Whether the simulated clock charges the calling process's computation from
+ * now on (on until told otherwise): `polybsp probe` turns it off in its
+ * sections of communication alone, whose own bookkeeping between calls,
+ * timed on this machine, would otherwise move what they measure from one run
+ * to the next (docs/smpi.md, "Simulated time"). Does nothing on the engines
+ * that measure real time. */
+void eng_charge_program(int on);
+
 /* Collective over c's group: checks every member passed the same bounds
  * first[0..nparts] as member 0, and returns the group of part `part`. */
 struct core_group *eng_partition(struct core_ctx *c, int nparts, const int *first, int part);

@@ -98,9 +98,14 @@ static int charging(void)
  * simulator's thread, but between two BSPlib calls of a rank no other runs (the
  * simulator switches only inside MPI calls). One read's cost is taken off each
  * stretch: the reads are the library's (core_cpuclock.h). */
+/* eng_charge_program's switch; per rank, as every global under SMPI. */
+static int program_uncharged;
+
+void eng_charge_program(int on) { program_uncharged = !on; }
+
 void eng_work_pause(core_proc *p, int flush)
 {
-    if (!charging())
+    if (!charging() || program_uncharged)
         return;
     double now = core_thread_cpu(), d = now - p->work_mark - core_thread_cpu_cost();
     if (d > 0)
@@ -186,4 +191,6 @@ void mpie_await_stop(void)
 }
 
 void mpie_progress(const core_ctx *c) { (void)c; }
+
+void eng_charge_program(int on) { (void)on; }
 #endif
