@@ -117,6 +117,15 @@ double core_clock_here(void)
     return clock;
 }
 
+double core_rate_measure(void)
+{
+#ifdef POLYBSP_SMPI
+    return 0;
+#else
+    return per_second(daxpy_passes, 1, 1L << 20, 2.0 * CORE_DAXPY_N);
+#endif
+}
+
 double core_rate_here(void)
 {
 #ifdef POLYBSP_SMPI
@@ -125,7 +134,7 @@ double core_rate_here(void)
     static double rate = -1;
     if (rate < 0) {
         double given = given_rate();
-        rate = given > 0 ? given : per_second(daxpy_passes, 1, 1L << 20, 2.0 * CORE_DAXPY_N);
+        rate = given > 0 ? given : core_rate_measure();
     }
     return rate;
 #endif

@@ -11,6 +11,9 @@
  * measures there (the library charges computation at smpi/host-speed over it).
  * 0 when it cannot be measured.
  *
+ * core_rate_measure returns a fresh DAXPY reading on the calling thread's CPU
+ * clock, as core_rate_here's first one (POLYBSP_RATE aside); 0 under SMPI.
+ *
  * core_clock_measure returns the speed of a chain of dependent multiply-adds
  * (a = a·c + d, each waiting for the last), in chained operations per second
  * on the calling thread's CPU clock, the median of a few timings of about a
@@ -30,6 +33,7 @@ enum { CORE_DAXPY_N = 1024 };
 
 void core_daxpy(double *y, const double *x, long passes);
 double core_rate_here(void);
+double core_rate_measure(void);
 double core_clock_measure(void);
 double core_clock_here(void);
 

@@ -4,14 +4,18 @@
  * processes a program gets by default, and the machine as hwloc sees it (host,
  * packages, cores, hardware threads, NUMA nodes, memory, caches) and what the
  * threads engine would do on it (placement, streaming, the copy in the
- * 4K-aliasing window, measured by the call), as text or as
+ * 4K-aliasing window, measured by the call), and each CPU's DAXPY rate (one
+ * thread pinned to each in turn: vCPUs of a shared host differ), as text or as
  * one JSON object (docs/tool.md gives its fields); with --platforms, the names
  * of the smpi engine's shipped platforms instead. Status 0; 2 on bad usage; 1
  * when hwloc cannot read the topology.
  */
+#define _GNU_SOURCE /* CPU_SET, sched_setaffinity */
 #include "tool.h"
 
 #include "core/core_copy.h"
+#include "core/core_rate.h"
+#include "cost/cost_machine.h"
 #include "engine/engine.h"
 #include "engine/threads/thr_place.h"
 
@@ -19,6 +23,7 @@
 
 #include <hwloc.h>
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +35,10 @@ const char *const cmd_info_help[] = {
     "\n"
     "Shows the polybsp version, the engines built in, the number of processes a\n"
     "program gets by default, and this machine's packages, cores, hardware threads,\n"
-    "NUMA nodes, memory and caches (read with hwloc), and the CPUs the threads\n"
-    "engine binds P processes to (POLYBSP_PLACE, docs/env.md).\n"
+    "NUMA nodes, memory and caches (read with hwloc), the CPUs the threads\n"
+    "engine binds P processes to (POLYBSP_PLACE, docs/env.md), and each CPU's\n"
+    "DAXPY rate (one thread pinned to each in turn; docs/probe.md, \"Cores of\n"
+    "unequal speed\").\n"
     "\n"
     "options:\n"
     "  --json       print one JSON object instead of text\n"
@@ -239,8 +246,71 @@ static void print_window_text(const struct placement *pl)
                1 / ratio);
 }
 
+/* Each CPU this process may run on and its DAXPY rate, flop/s (0: not
+ * measured, when the thread could not be moved there). */
+struct cpu_speeds {
+    int n;
+    int cpu[CPU_SETSIZE];
+    double rate[CPU_SETSIZE];
+};
+
+/* Pins this thread to each allowed CPU in turn, times the trace's DAXPY there
+ * (core_rate_measure), and gives the thread its CPUs back. */
+static void measure_speeds(struct cpu_speeds *s)
+{
+    cpu_set_t allowed, one;
+    s->n = 0;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0)
+        return;
+    for (int c = 0; c < CPU_SETSIZE; c++) {
+        if (!CPU_ISSET(c, &allowed))
+            continue;
+        CPU_ZERO(&one);
+        CPU_SET(c, &one);
+        s->cpu[s->n] = c;
+        s->rate[s->n++] = sched_setaffinity(0, sizeof one, &one) == 0 ? core_rate_measure() : 0;
+    }
+    sched_setaffinity(0, sizeof allowed, &allowed);
+}
+
+/* The slowest and the fastest measured CPU, as indices into s; -1 when none. */
+static void speed_range(const struct cpu_speeds *s, int *least, int *most)
+{
+    *least = *most = -1;
+    for (int i = 0; i < s->n; i++) {
+        if (!(s->rate[i] > 0))
+            continue;
+        if (*least < 0 || s->rate[i] < s->rate[*least])
+            *least = i;
+        if (*most < 0 || s->rate[i] > s->rate[*most])
+            *most = i;
+    }
+}
+
+static void print_speed_text(const struct cpu_speeds *s)
+{
+    int least, most;
+    speed_range(s, &least, &most);
+    if (least < 0) {
+        printf("speed        not measured (no CPU to pin a thread to)\n");
+        return;
+    }
+    if (s->n == 1) {
+        printf("speed        DAXPY %.4e flop/s on CPU %d, the one this process may use\n",
+               s->rate[least], s->cpu[least]);
+        return;
+    }
+    printf("speed        DAXPY %.4e to %.4e flop/s, one thread pinned to each of the %d CPUs in "
+           "turn (the slowest CPU %d, the fastest CPU %d)\n",
+           s->rate[least], s->rate[most], s->n, s->cpu[least], s->cpu[most]);
+    if (s->rate[most] > COST_UNEQUAL_CORES * s->rate[least])
+        printf("             the CPUs computed %.1fx apart just now: cores of unequal speed "
+               "(docs/probe.md, \"Cores of unequal speed\")\n",
+               s->rate[most] / s->rate[least]);
+}
+
 static void print_text(const struct machine *m, int nprocs, const char *nprocs_from,
-                       const struct placement *pl)
+                       const struct placement *pl, const struct cpu_speeds *s)
 {
     char buf[32];
     printf("polybsp %s\n", bsp_polybsp_version());
@@ -273,6 +343,7 @@ static void print_text(const struct machine *m, int nprocs, const char *nprocs_f
     print_placement_text(pl);
     print_stream_text(pl);
     print_window_text(pl);
+    print_speed_text(s);
 }
 
 /* Prints s as a JSON string literal. */
@@ -291,7 +362,7 @@ static void json_string(const char *s)
 }
 
 static void print_json(const struct machine *m, int nprocs, const char *nprocs_from,
-                       const struct placement *pl)
+                       const struct placement *pl, const struct cpu_speeds *s)
 {
     printf("{\n  \"version\": ");
     json_string(bsp_polybsp_version());
@@ -326,8 +397,12 @@ static void print_json(const struct machine *m, int nprocs, const char *nprocs_f
            thr_place_name(pl->policy), pl->from, pl->procs);
     for (int i = 0; i < pl->procs && pl->cpu[0] >= 0; i++)
         printf("%s%d", i ? ", " : "", pl->cpu[i]);
-    printf("], \"stream\": \"%s\", \"copy_window\": \"%s\"},\n  \"caches\": [",
-           stream_name(pl->stream), pl->window == CORE_COPY_WINDOW_BLOCKS ? "blocks" : "memcpy");
+    printf("], \"stream\": \"%s\", \"copy_window\": \"%s\"},\n", stream_name(pl->stream),
+           pl->window == CORE_COPY_WINDOW_BLOCKS ? "blocks" : "memcpy");
+    printf("  \"cpu_rates\": [");
+    for (int i = 0; i < s->n; i++)
+        printf("%s{\"cpu\": %d, \"flops\": %.6g}", i ? ", " : "", s->cpu[i], s->rate[i]);
+    printf("],\n  \"caches\": [");
     for (int i = 0; i < m->ncaches; i++) {
         const struct cache *c = &m->caches[i];
         printf("%s\n    {\"name\": \"%s\", \"level\": %u, \"type\": \"%s\", \"count\": %u, "
@@ -403,10 +478,18 @@ int cmd_info(int argc, char **argv)
     thr_place_cpus(pl.policy, pl.procs, pl.cpu, &pl.ncpus);
     pl.stream = thr_place_streams((thr_place_stream)stream, pl.procs, pl.cpu);
     pl.window = core_copy_window_measure(pl.window_ticks);
+    struct cpu_speeds *speeds = malloc(sizeof *speeds);
+    if (!speeds) {
+        free(pl.cpu);
+        fprintf(stderr, "polybsp: info: out of memory\n");
+        return 1;
+    }
+    measure_speeds(speeds);
     if (json)
-        print_json(&m, nprocs, from, &pl);
+        print_json(&m, nprocs, from, &pl, speeds);
     else
-        print_text(&m, nprocs, from, &pl);
+        print_text(&m, nprocs, from, &pl, speeds);
+    free(speeds);
     free(pl.cpu);
     return 0;
 }
