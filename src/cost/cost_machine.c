@@ -1108,3 +1108,8 @@ int cost_levels_inverted(const double *L, size_t n)
             return (int)i;
     return -1;
 }
+
+double cost_cores_apart(double least, double most)
+{
+    return least > 0 && most > COST_UNEQUAL_CORES * least ? most / least : 0;
+}

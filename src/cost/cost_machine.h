@@ -19,9 +19,6 @@
 #define COST_NPATTERNS 5
 #define COST_MAX_SIZES 16
 #define COST_MAX_PROCS 16
-/* Fastest over slowest process's rate (rate_spread) above which the probe
- * warns and predict notes that the target's cores were unequal. */
-#define COST_UNEQUAL_CORES 1.5
 #define COST_MAX_LEVELS 32      /* D-BSP levels 0 .. log2 P for any int P */
 #define COST_MAX_COLLECTIVES 32 /* CCM cost functions by collective name */
 /* The largest file the reader takes: far above what the format can hold, so a
@@ -207,6 +204,13 @@ int cost_machine_levels_procs(const cost_machine *m);
  * level, or -1. */
 #define COST_LEVELS_INVERTED 4.0
 int cost_levels_inverted(const double *L, size_t n);
+/* Cores of unequal speed: most / least when the fastest of some rates
+ * (flop/s of processes or CPUs measured alike) is more than
+ * COST_UNEQUAL_CORES times the slowest (> 0), else 0. What the probe warns
+ * of, predict notes of a target (rate_spread) and polybsp info says of its
+ * CPUs. */
+#define COST_UNEQUAL_CORES 1.5
+double cost_cores_apart(double least, double most);
 /* Makes set (an element of m's levels_by_procs) m's D-BSP levels. */
 void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);

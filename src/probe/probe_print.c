@@ -240,11 +240,12 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
     if (m->rate_least > 0)
         fprintf(f, "            the slowest process %.4E, the fastest %.4E flop/s\n", m->rate_least,
                 m->rate_most);
-    if (m->rate_least > 0 && m->rate_most > COST_UNEQUAL_CORES * m->rate_least)
+    double apart = cost_cores_apart(m->rate_least, m->rate_most);
+    if (apart > 0)
         fprintf(f,
                 "warning     the processes computed %.1fx apart at once: cores of unequal speed "
                 "(docs/probe.md, \"Cores of unequal speed\")\n",
-                m->rate_most / m->rate_least);
+                apart);
     if (m->rate[1] > 0 && m->rate[2] > 0)
         fprintf(f,
                 "            %.4E compares/s (binary searches in 256 KiB), %.4E words/s (shuffled "

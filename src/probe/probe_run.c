@@ -487,12 +487,13 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
         enter_phase(&r, 1, "computation rate", 0);
         tick(&r);
         double spread[2];
-        probe_measure_rate(rate_procs(o), fmin(t->rate_seconds, 0.025 * o->budget), s->m.rate,
+        int rate_P = rate_procs(o);
+        probe_measure_rate(rate_P, fmin(t->rate_seconds, 0.025 * o->budget), s->m.rate,
                            s->m.fault_touch, spread);
         if (o->simulated) /* the simulator's traces count no faults: nothing to charge */
             s->m.fault_touch[0] = s->m.fault_touch[1] = 0;
         /* How unequal the cores were: of two or more processes, on real cores. */
-        if (!o->simulated && rate_procs(o) >= 2 && spread[0] > 0) {
+        if (!o->simulated && rate_P >= 2 && spread[0] > 0) {
             s->m.rate_least = spread[0];
             s->m.rate_most = spread[1];
         }

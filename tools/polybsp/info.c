@@ -303,10 +303,11 @@ static void print_speed_text(const struct cpu_speeds *s)
     printf("speed        DAXPY %.4e to %.4e flop/s, one thread pinned to each of the %d CPUs in "
            "turn (the slowest CPU %d, the fastest CPU %d)\n",
            s->rate[least], s->rate[most], s->n, s->cpu[least], s->cpu[most]);
-    if (s->rate[most] > COST_UNEQUAL_CORES * s->rate[least])
+    double apart = cost_cores_apart(s->rate[least], s->rate[most]);
+    if (apart > 0)
         printf("             the CPUs computed %.1fx apart just now: cores of unequal speed "
                "(docs/probe.md, \"Cores of unequal speed\")\n",
-               s->rate[most] / s->rate[least]);
+               apart);
 }
 
 static void print_text(const struct machine *m, int nprocs, const char *nprocs_from,

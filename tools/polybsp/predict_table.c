@@ -72,13 +72,14 @@ static void describe_source(FILE *out, const predict_view *v)
             "(%s = %.4e and %.4e %s)\n",
             f, f, r->source_scale / r->target_scale, f, r->source_scale, r->target_scale,
             clock ? "chained multiply-adds/s, the cores' clocks, --scale clock" : "flop/s, DAXPY");
-    if (v->m->rate_least > 0 && v->m->rate_most > COST_UNEQUAL_CORES * v->m->rate_least)
+    double apart = cost_cores_apart(v->m->rate_least, v->m->rate_most);
+    if (apart > 0)
         fprintf(
             out,
             "note        the target's processes computed %.1fx apart when probed (DAXPY %.4e to "
             "%.4e flop/s, all at once): W there depends on the cores each process gets, "
             "which no scale carries\n",
-            v->m->rate_most / v->m->rate_least, v->m->rate_least, v->m->rate_most);
+            apart, v->m->rate_least, v->m->rate_most);
     double start = cost_machine_start(v->m, v->t->nprocs);
     if (start > 0)
         fprintf(out,

@@ -94,15 +94,15 @@ static int charging(void)
     return on;
 }
 
-/* The thread CPU clock times a rank's computation: every rank runs on the
- * simulator's thread, but between two BSPlib calls of a rank no other runs (the
- * simulator switches only inside MPI calls). One read's cost is taken off each
- * stretch: the reads are the library's (core_cpuclock.h). */
 /* eng_charge_program's switch; per rank, as every global under SMPI. */
 static int program_uncharged;
 
 void eng_charge_program(int on) { program_uncharged = !on; }
 
+/* The thread CPU clock times a rank's computation: every rank runs on the
+ * simulator's thread, but between two BSPlib calls of a rank no other runs (the
+ * simulator switches only inside MPI calls). One read's cost is taken off each
+ * stretch: the reads are the library's (core_cpuclock.h). */
 void eng_work_pause(core_proc *p, int flush)
 {
     if (!charging() || program_uncharged)
