@@ -8,6 +8,12 @@
  * bcast.twophase sample (8 bytes would give 7 + 15 = 22). The other kinds keep
  * the size: DIRECT's root sends 8 bytes to 15 processes, h = 120. At P = 4,
  * where 8 >= P, TWOPHASE keeps it too: pieces of 2 bytes, h = 3·2 + 3·2 = 12.
+ *
+ * The plain supersteps of a pattern that spreads its bytes (hrel.onetoall,
+ * hrel.alltoone, hrel.alltoall) give every partner at least a double: at
+ * P = 16 and size 8 the all-to-all sends 8 bytes to each of 15, h = 120 (8
+ * bytes would reach 8 of them, h = 8); at P = 4, h = 24. The exchange keeps
+ * the size: h = 8.
  */
 #include "probe/probe_ccm.h"
 
@@ -41,6 +47,11 @@ int main(int argc, char **argv)
     check_h(&c, "bcast.twophase", 16, 30);
     check_h(&c, "bcast.direct", 16, 120);
     check_h(&c, "bcast.twophase", 4, 12);
+    check_h(&c, "hrel.alltoall", 16, 120);
+    check_h(&c, "hrel.onetoall", 16, 120);
+    check_h(&c, "hrel.alltoone", 16, 120);
+    check_h(&c, "hrel.alltoall", 4, 24);
+    check_h(&c, "hrel.exchange", 16, 8);
     probe_ccm_free(&c);
     if (failures == 0)
         printf("ccm_sizes_test: OK\n");
