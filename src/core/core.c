@@ -403,6 +403,7 @@ void core_push_reg(core_proc *p, const void *addr, size_t size)
 {
     core_ctx *c = p->ctx;
     add_regop(c, CORE_REGOP_PUSH, addr, size, ++c->npushes);
+    p->tr.regs++;
 }
 
 /* The push a pop of addr made now undoes, or 0 when addr will not be registered.
@@ -435,6 +436,7 @@ void core_pop_reg(core_proc *p, const void *addr)
     if (!push)
         core_fatal("bsp_pop_reg", "address %p is not registered", addr);
     add_regop(p->ctx, CORE_REGOP_POP, addr, 0, push);
+    p->tr.regs++;
 }
 
 size_t core_set_tagsize(core_proc *p, size_t size)

@@ -404,6 +404,8 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     r->hp_bytes_in = t->hp_bytes_in;
     r->send_bytes_out = t->send_bytes_out;
     r->send_bytes_in = t->send_bytes_in;
+    r->regs = t->regs;
+    t->regs = 0;
     r->nfrom = t->nfrom;
     r->from = NULL;
     if (t->nfrom) {
@@ -479,6 +481,7 @@ static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
     set_count(&v[CORE_TF_FRESH], r->faults >= 0, (uint64_t)r->fresh);
     set_count(&v[CORE_TF_W_FAULTS], r->w_faults >= 0, (uint64_t)r->w_faults);
     set_count(&v[CORE_TF_PREEMPT], r->preempt >= 0, (uint64_t)r->preempt);
+    set_count(&v[CORE_TF_REGS], r->regs > 0, r->regs);
     v[CORE_TF_FROM].present = 1;
     v[CORE_TF_FROM].v.list.pids = r->from;
     v[CORE_TF_FROM].v.list.npids = r->nfrom;

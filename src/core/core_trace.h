@@ -46,6 +46,7 @@ typedef struct core_trace_rec {
     char *group;     /* part path "i/j/..." below the whole run, or NULL at the top */
     const char *alg; /* the algorithm the caller named for its collective, or NULL */
     uint32_t nfrom;
+    uint32_t regs; /* bsp_push_reg and bsp_pop_reg calls that this sync takes effect for */
     uint8_t kind, level;
 } core_trace_rec;
 
@@ -94,6 +95,7 @@ typedef struct core_tracer {
     uint64_t self_bytes, self_msgs;          /* puts, sends and gets of a process to itself */
     uint64_t hp_bytes_out, hp_bytes_in;      /* hpputs to and from other processes */
     uint64_t send_bytes_out, send_bytes_in;  /* messages to and from others, tags included */
+    uint32_t regs;                           /* registration calls since the last sync */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
     int32_t *from;                           /* sources this superstep */
     uint32_t nfrom, from_cap;

@@ -177,6 +177,7 @@ enum {
     X(FRESH, "fresh", COUNT, OPTIONAL, NONE)                                                       \
     X(W_FAULTS, "w_faults", COUNT, OPTIONAL, NONE)                                                 \
     X(PREEMPT, "preempt", COUNT, OPTIONAL, NONE)                                                   \
+    X(REGS, "regs", COUNT, OPTIONAL, INT)                                                          \
     X(FROM, "from", PIDS, REQUIRED, OTHER)                                                         \
     X(T_ENTER, "t_enter", CLOCK, REQUIRED, NONE)                                                   \
     X(T_EXIT, "t_exit", CLOCK, REQUIRED, ENTER)

@@ -45,8 +45,9 @@ typedef struct cost_rec {
     double w;          /* seconds of local time before the sync */
     double cpu;        /* of w's span, the process's CPU time (under SMPI, w); -1: not timed */
     long long preempt; /* involuntary context switches in the superstep, or -1 when not counted */
-    double copy;       /* of w, seconds copying payloads for others (0: not timed) */
-    double setup;      /* of w, seconds bsp_trace_begin spent making the trace file */
+    long long regs; /* registration calls this sync took effect for (0: none, or an older trace) */
+    double copy;    /* of w, seconds copying payloads for others (0: not timed) */
+    double setup;   /* of w, seconds bsp_trace_begin spent making the trace file */
     /* Before w, in a process's first record only: how much later than the
      * earliest process's its clock started (its thread was made later), time
      * that REAL holds and every model's W charges (cost_work). Set when read. */

@@ -348,6 +348,7 @@ static int make_record(line *l, cost_rec *r, int *self_unknown)
     r->fresh = optional_count(l, CORE_TF_FRESH);
     r->w_faults = optional_count(l, CORE_TF_W_FAULTS);
     r->preempt = optional_count(l, CORE_TF_PREEMPT);
+    r->regs = (long long)count_of(l, CORE_TF_REGS);
     r->t_enter = v[CORE_TF_T_ENTER].v.x;
     r->t_exit = v[CORE_TF_T_EXIT].v.x;
     return 0;

@@ -316,6 +316,24 @@ static void describe_faults(FILE *out, const predict_view *v)
                 faults);
 }
 
+/* The syncs that also agreed on registrations, the most of any process: an
+ * agreement no model charges (models.md, "Registration supersteps"). */
+static void note_registrations(FILE *out, const cost_trace *t)
+{
+    long long most = 0;
+    for (int pid = 0; pid < t->nprocs; pid++) {
+        long long syncs = 0;
+        for (size_t i = t->start[pid]; i < t->start[pid + 1]; i++)
+            syncs += t->recs[i].regs > 0;
+        most = syncs > most ? syncs : most;
+    }
+    if (most > 0)
+        fprintf(out,
+                "note        %lld sync%s also agreed on registrations (bsp_push_reg, bsp_pop_reg), "
+                "which no model charges\n",
+                most, most == 1 ? "" : "s");
+}
+
 /* What the reader must know to weigh the numbers. */
 static void describe_notes(FILE *out, const predict_view *v)
 {
@@ -356,6 +374,7 @@ static void describe_notes(FILE *out, const predict_view *v)
         (r->have[COST_EVAL_BSP] || r->have[COST_EVAL_BSPSTAR] || r->have[COST_EVAL_EBSP]))
         fprintf(out, "note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
                      "superstep of all processes, D-BSP and CCM follow the groups\n");
+    note_registrations(out, t);
 }
 
 static void print_cell(FILE *out, double v, int is_error)
