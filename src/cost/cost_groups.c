@@ -187,16 +187,19 @@ static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_ite
 
 /* The maxima over a superstep's members: start, the latest clock; ready, when
  * the last of them has done its work (max_j clock_j + W_j); F, page faults in
- * the sync. */
+ * the sync; reg, the machine's registration extra when any member's sync puts
+ * registrations into effect (cost_model.c, step_reg). */
 typedef struct stats {
-    double start, ready, F, h_bsp, h_ccm;
+    double start, ready, F, h_bsp, h_ccm, reg;
 } stats;
 
 static stats step_stats(const eval *e, const cost_group *g, const cost_item *it)
 {
-    stats s = {0, 0, 0, 0, 0};
+    stats s = {0, 0, 0, 0, 0, 0};
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
+        if (r->regs > 0)
+            s.reg = e->m->reg;
         s.start = fmax(s.start, e->clock[g->members[j]]);
         s.ready = fmax(s.ready, e->clock[g->members[j]] + cost_work(r, e->m, e->flags));
         s.F = fmax(s.F, cost_faults(r, e->m));
@@ -278,8 +281,8 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
         if (dense)
             h = hsum / g->nmembers;
         if (f != NULL)
-            return s->ready + cost_ccm_eval(f, g->nmembers, h);
-        return s->ready + fmax(0, m->g * s->h_bsp + m->L);
+            return s->ready + cost_ccm_eval(f, g->nmembers, h) + s->reg;
+        return s->ready + fmax(0, m->g * s->h_bsp + m->L) + s->reg;
     }
     if (!cost_continues(e->t, g, i)) {
         c->start = s->start;
@@ -431,7 +434,7 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
         /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
          * The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */
-        e->cost[at] = fmax(e->cost[at], s.ready + l->g * s.h_bsp + l->L);
+        e->cost[at] = fmax(e->cost[at], s.ready + l->g * s.h_bsp + l->L + s.reg);
         finish(e, g, it, 0, 1);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;

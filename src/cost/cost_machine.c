@@ -85,6 +85,7 @@ const cost_procs_fit *cost_machine_use_procs(cost_machine *m, int P)
         m->g = f->g;
         m->L = f->L;
     }
+    m->reg = f != NULL ? f->reg : 0;
     for (size_t i = 0; i < m->nlevels_procs; i++)
         if (m->levels_by_procs[i].procs == P)
             cost_machine_use_levels(m, &m->levels_by_procs[i]);
@@ -379,6 +380,8 @@ static int read_byproc(cost_jctx *c, const json_t *e, size_t i, void *into)
     if (read_procs_key(c, e, i > 0 ? f[-1].procs : 0, &f->procs, &f->oversubscribed) < 0)
         return -1;
     if (json_object_get(e, "start") != NULL && cost_jnum(c, e, "start", COST_NONNEG, &f->start) < 0)
+        return -1;
+    if (json_object_get(e, "reg") != NULL && cost_jnum(c, e, "reg", COST_NONNEG, &f->reg) < 0)
         return -1;
     return cost_jnum(c, e, "g", COST_POS, &f->g) < 0 || cost_jnum(c, e, "L", COST_ANY, &f->L) < 0
                ? -1
@@ -774,6 +777,8 @@ static int put_byprocs(FILE *f, const cost_machine *m, const put_err *e)
                 p->oversubscribed ? "true" : "false");
         if (p->start > 0)
             fprintf(f, "\"start\": %.17g, ", p->start);
+        if (p->reg > 0)
+            fprintf(f, "\"reg\": %.17g, ", p->reg);
         fputs("\"g\": ", f);
         put_line_end(f, p->g, p->L);
     }

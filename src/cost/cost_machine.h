@@ -105,6 +105,10 @@ typedef struct cost_procs_fit {
      * machines, files before 2026-11-30). predict charges it to a trace from
      * elsewhere, whose own start it leaves out (cost_transfer.h). */
     double start;
+    /* Seconds a sync that puts registrations into effect takes beyond an empty
+     * one (the probe's, probe_reg.h); 0: not measured (files before
+     * 2026-11-30), and then not charged. */
+    double reg;
 } cost_procs_fit;
 
 typedef struct cost_machine {
@@ -118,6 +122,7 @@ typedef struct cost_machine {
     int oversubscribed;        /* 1 when some P exceeded the cores */
     int h_sum;                 /* 1: h = in + out; 0: h = max(in, out) */
     double g, L;               /* overall BSP fit (table 12) */
+    double reg; /* the registration sync's extra of the P cost_machine_use_procs chose; 0: none */
     /* bsp_hpput's g of the same fit ("bsp_hpput", 0: not measured), and its ratio
      * to bsp_put's (1 without it): the models charge a byte that bsp_hpput
      * moved as hp_ratio bytes of bsp_put (cost_hbytes). Set when read. */

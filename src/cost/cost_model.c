@@ -62,6 +62,19 @@ static double no_prediction(const cost_trace *t, double *per_step)
  * latest superstep (negative for a process whose records ended earlier); a
  * column counts the processes with a record in it. per_step[s] is the growth
  * of the latest process's clock, max_i (end_s + late_i). */
+/* The machine's registration extra (models.md, "Registration supersteps": no
+ * term of the papers) when any process's sync of column s puts registrations
+ * into effect, else 0: the members agree on them in that sync, all of them. */
+static double step_reg(const cost_trace *t, const cost_machine *m, unsigned long s)
+{
+    for (int i = 0; i < t->nprocs; i++) {
+        const cost_rec *r = cost_trace_rec(t, s, i);
+        if (r != NULL && r->regs > 0)
+            return m->reg;
+    }
+    return 0;
+}
+
 static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_machine *m,
                             int flags, double *per_step)
 {
@@ -80,7 +93,9 @@ static double barrier_model(cost_model_kind k, const cost_trace *t, const cost_m
             msgs = fmax(msgs, cost_combine(r->msgs_in, r->msgs_out, m->h_sum));
         }
         double span =
-            ready + (k == COST_BSP ? m->g * bytes + m->L : m->gstar * (bytes + msgs * m->B) + m->L);
+            ready +
+            (k == COST_BSP ? m->g * bytes + m->L : m->gstar * (bytes + msgs * m->B) + m->L) +
+            step_reg(t, m, s);
         double was = latest;
         latest = -INFINITY;
         for (int i = 0; i < t->nprocs; i++) {
@@ -119,7 +134,7 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double
     }
     double before = 0; /* max_i Φ_{s−1,i} */
     for (unsigned long s = 0; s < t->nsteps; s++) {
-        double after = before;
+        double after = before, reg = step_reg(t, m, s);
         for (size_t i = 0; i < np; i++) {
             const cost_rec *r = cost_trace_rec(t, s, (int)i);
             next[i] = prev[i];
@@ -135,7 +150,7 @@ static double ebsp(const cost_trace *t, const cost_machine *m, int flags, double
                 start = fmax(start, prev[j] + cost_work(q, m, flags));
                 h = fmax(h, cost_hbytes(q, m, 1));
             }
-            next[i] = start + m->g * h + m->L + cost_faults(r, m);
+            next[i] = start + m->g * h + m->L + reg + cost_faults(r, m);
             after = fmax(after, next[i]);
         }
         if (per_step != NULL)

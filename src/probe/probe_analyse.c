@@ -420,7 +420,8 @@ int probe_analyse(const probe_data *d, probe_summary *s, char *err, size_t errle
         probe_pfit *f = &s->pfit[p];
         if (procs_fit(d, p, op, f) != 0)
             goto fail;
-        s->m.byprocs[p] = (cost_procs_fit){f->P, f->over, f->rel_g, f->rel_L, 0};
+        s->m.byprocs[p] = (cost_procs_fit){
+            .procs = f->P, .oversubscribed = f->over, .g = f->rel_g, .L = f->rel_L};
     }
     if (bspstar(d, op, s) != 0)
         goto fail;

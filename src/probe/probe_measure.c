@@ -8,6 +8,7 @@
 #include "probe/probe_ccm.h"
 #include "probe/probe_levels.h"
 #include "probe/probe_pattern.h"
+#include "probe/probe_reg.h"
 
 #include <bsp.h>
 #include <polybsp.h>
@@ -25,8 +26,8 @@
  * engine, so that the threads engine checks the bodies for MPI too). */
 static void comm_body(void *arg);
 static void rate_body(void *arg);
-static void (*const bodies[])(void *arg) = {comm_body, rate_body, probe_levels_body,
-                                            probe_ccm_body};
+static void (*const bodies[])(void *arg) = {comm_body, rate_body, probe_levels_body, probe_ccm_body,
+                                            probe_reg_body};
 enum { NBODIES = sizeof bodies / sizeof bodies[0] };
 
 /* What the next section does: process 0's. */

@@ -8,6 +8,7 @@
 #include "probe/probe_levels.h"
 #include "probe/probe_measure.h"
 #include "probe/probe_raw.h"
+#include "probe/probe_reg.h"
 
 #include <polybsp.h>
 
@@ -40,6 +41,7 @@ typedef struct tuning {
     probe_rounds levels, ccm;           /* deadlines set when they run */
     size_t nccm_sizes;
     long ccm_sizes[5];
+    int reg_reps; /* registration supersteps per round of probe_reg */
 } tuning;
 
 static const tuning full = {.pilot_reps = 4,
@@ -56,7 +58,8 @@ static const tuning full = {.pilot_reps = 4,
                             .levels = {.min_reps = 5, .max_reps = 500, .rounds = 5},
                             .ccm = {.min_reps = 3, .max_reps = 100, .rounds = 3},
                             .nccm_sizes = 5,
-                            .ccm_sizes = {8, 4096, 65536, 262144, 1048576}};
+                            .ccm_sizes = {8, 4096, 65536, 262144, 1048576},
+                            .reg_reps = 20};
 static const tuning quick = {.pilot_reps = 2,
                              .min_reps = 5,
                              .max_reps = 41,
@@ -71,7 +74,8 @@ static const tuning quick = {.pilot_reps = 2,
                              .levels = {.min_reps = 3, .max_reps = 6, .rounds = 2},
                              .ccm = {.min_reps = 2, .max_reps = 3, .rounds = 2},
                              .nccm_sizes = 3,
-                             .ccm_sizes = {8, 65536, 1048576}};
+                             .ccm_sizes = {8, 65536, 1048576},
+                             .reg_reps = 8};
 
 /* On a simulated platform the network's times are the simulator's and repeat
  * exactly; only the engine's own copies, which SMPI times on this machine, vary.
@@ -575,6 +579,10 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
     }
     if (rc == 0)
         measure_models(&r, lp, lv, nlv, cc);
+    /* A registration sync's extra at every P (probe_reg.h): a few dozen syncs. */
+    double reg[COST_MAX_PROCS] = {0};
+    for (size_t p = 0; rc == 0 && p < o->nprocs; p++)
+        reg[p] = probe_reg_measure(o->procs[p], t->reg_reps);
     if (rc == 0 && o->progress)
         o->progress(o->ctx, 1.0, "done");
     if (rc != 0)
@@ -589,6 +597,10 @@ int probe_run(const probe_options *o, FILE *out, char *err, size_t errlen)
      * wall clock the samples are taken on). */
     for (size_t i = 0; rc == 0 && !o->simulated && i < s->m.nbyprocs; i++)
         s->m.byprocs[i].start = probe_start_median(s->m.byprocs[i].procs);
+    for (size_t i = 0; rc == 0 && i < s->m.nbyprocs; i++)
+        for (size_t p = 0; p < o->nprocs; p++)
+            if (o->procs[p] == s->m.byprocs[i].procs)
+                s->m.byprocs[i].reg = reg[p];
     if (rc == 0) {
         fit_levels(lv, nlv, o->cores, &s->m);
         probe_ccm_fit(cc, &s->m);

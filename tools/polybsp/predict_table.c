@@ -316,9 +316,9 @@ static void describe_faults(FILE *out, const predict_view *v)
                 faults);
 }
 
-/* The syncs that also agreed on registrations, the most of any process: an
- * agreement no model charges (models.md, "Registration supersteps"). */
-static void note_registrations(FILE *out, const cost_trace *t)
+/* The syncs that also agreed on registrations, the most of any process, and
+ * what every model charges each (models.md, "Registration supersteps"). */
+static void note_registrations(FILE *out, const cost_trace *t, const cost_machine *m)
 {
     long long most = 0;
     for (int pid = 0; pid < t->nprocs; pid++) {
@@ -327,11 +327,16 @@ static void note_registrations(FILE *out, const cost_trace *t)
             syncs += t->recs[i].regs > 0;
         most = syncs > most ? syncs : most;
     }
-    if (most > 0)
+    if (most > 0 && m->reg > 0)
+        fprintf(out,
+                "note        %lld sync%s also agreed on registrations (bsp_push_reg, bsp_pop_reg): "
+                "every model charges each %.4g s more (the machine's reg at P = %d)\n",
+                most, most == 1 ? "" : "s", m->reg, t->nprocs);
+    else if (most > 0)
         fprintf(out,
                 "note        %lld sync%s also agreed on registrations (bsp_push_reg, bsp_pop_reg), "
-                "which no model charges\n",
-                most, most == 1 ? "" : "s");
+                "not charged: the machine file has no 'reg' at P = %d (probe again)\n",
+                most, most == 1 ? "" : "s", t->nprocs);
 }
 
 /* What the reader must know to weigh the numbers. */
@@ -374,7 +379,7 @@ static void describe_notes(FILE *out, const predict_view *v)
         (r->have[COST_EVAL_BSP] || r->have[COST_EVAL_BSPSTAR] || r->have[COST_EVAL_EBSP]))
         fprintf(out, "note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
                      "superstep of all processes, D-BSP and CCM follow the groups\n");
-    note_registrations(out, t);
+    note_registrations(out, t, m);
 }
 
 static void print_cell(FILE *out, double v, int is_error)
