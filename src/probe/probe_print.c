@@ -260,12 +260,13 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
                 "page fault  %.4E s on the first write to a fresh page, %.4E s to a page read "
                 "before\n            (all processes at once, mean over them)\n",
                 m->fault_touch[0], m->fault_touch[1]);
-    for (size_t i = 0; i < m->nbyprocs; i++)
-        fprintf(f, "%s%s+%.4E s at P = %d%s", i == 0 ? "registration" : "",
-                i == 0 ? " a sync that puts registrations into effect: " : ", ", m->byprocs[i].reg,
-                m->byprocs[i].procs,
-                i + 1 < m->nbyprocs ? ""
-                                    : "\n            (beyond an empty superstep; models.md)\n");
+    if (m->nbyprocs > 0) {
+        fputs("registration a sync that puts registrations into effect:", f);
+        for (size_t i = 0; i < m->nbyprocs; i++)
+            fprintf(f, "%s +%.4E s at P = %d", i > 0 ? "," : "", m->byprocs[i].reg,
+                    m->byprocs[i].procs);
+        fputs("\n            (beyond an empty superstep; models.md)\n", f);
+    }
     fprintf(f, "noise       median spread %.2f %% (interquartile range / median per cell)\n",
             m->spread);
 }
