@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         double *steps = malloc(t.nsteps * sizeof *steps);
         if (steps != NULL) {
             for (int k = COST_REAL; k <= COST_CCM; k++)
-                cost_predict((cost_model_kind)k, &t, &m, (k & 1) | (int)(size & COST_DBSP_GROUP),
+                cost_predict((cost_model_kind)k, &t, &m, (k & 1) | (int)(size & COST_DBSP_TRAFFIC),
                              steps);
         }
         free(steps);

@@ -16,8 +16,9 @@
 #       middle ones for an even count).
 #   predict_total TRACE [--dbsp-label L] MODEL...
 #                                the CSV fields of predict's total row:
-#       total,real,<model>,<model>_error,...; MODEL dbsp-group is D-BSP with
-#       --dbsp-label group.
+#       total,real,<model>,<model>_error,...; MODEL dbsp is D-BSP with
+#       --dbsp-label traffic, dbsp-group with --dbsp-label group (predict's
+#       default since 2026-11-30).
 #   record_predicted KEY TRACE RUNS MODEL...
 #                                records for KEY the trace's real time (field
 #       real) and each MODEL's prediction (field MODEL), divided by RUNS, the
@@ -82,6 +83,7 @@ predict_total() {
   _pb_args=""
   for _pb_m in "$@"; do
     case $_pb_m in
+      dbsp) _pb_args="$_pb_args --model dbsp --dbsp-label traffic" ;;
       dbsp-group) _pb_args="$_pb_args --model dbsp --dbsp-label group" ;;
       *) _pb_args="$_pb_args --model $_pb_m" ;;
     esac

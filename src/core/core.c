@@ -724,9 +724,10 @@ void core_oblsync(core_proc *p, size_t n)
 
 void core_deliver(core_proc *p, long src_pid, const char *data, size_t len)
 {
-    if (p->tr.on)
-        core_trace_add_source(p, (int)src_pid);
+    uint64_t before = p->tr.bytes_in;
     core_apply_records(p, src_pid, data, len);
+    if (p->tr.on)
+        core_trace_add_source(p, (int)src_pid, p->tr.bytes_in - before);
 }
 
 size_t core_count_messages(const char *data, size_t len)

@@ -367,7 +367,7 @@ static inline void core_get_landed(core_proc *p, long src_pid, size_t n, int sel
     if (self)
         core_trace_add_self(p, n);
     if (p->tr.on)
-        core_trace_add_source(p, (int)src_pid);
+        core_trace_add_source(p, (int)src_pid, n);
 }
 /* Stops the run when a get reads beyond what its owner registered. */
 void core_check_get(long pid, unsigned long step, const core_getreq *g, size_t registered);

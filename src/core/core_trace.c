@@ -68,6 +68,7 @@ void core_trace_free(core_proc *p)
     core_trace_block *b = t->head;
     for (size_t i = 0; i < n; i++) {
         free(b->recs[i % CORE_TRACE_BLOCK].from);
+        free(b->recs[i % CORE_TRACE_BLOCK].from_bytes);
         free(b->recs[i % CORE_TRACE_BLOCK].group);
         if (i % CORE_TRACE_BLOCK == CORE_TRACE_BLOCK - 1)
             b = b->next;
@@ -205,21 +206,32 @@ void core_trace_growth_end(core_tracer *t, double begin)
         t->grow += now - begin + core_thread_cpu_cost();
 }
 
-void core_trace_add_source(core_proc *p, int src)
+void core_trace_add_source(core_proc *p, int src, uint64_t n)
 {
     core_tracer *t = &p->tr;
+    if (src == p->pid)
+        return;
     unsigned char bit = (unsigned char)(1u << (src & 7));
-    if (src != p->pid && !(t->seen[src >> 3] & bit)) {
+    if (!(t->seen[src >> 3] & bit)) {
         t->seen[src >> 3] |= bit;
         if (t->nfrom == t->from_cap) { /* doubling: a few times a run at most */
-            int32_t *more = realloc(t->from, 2 * (size_t)t->from_cap * sizeof *more);
+            core_trace_source *more = realloc(t->from, 2 * (size_t)t->from_cap * sizeof *more);
             if (!more)
                 core_fatal_oom("trace");
             t->from = more;
             t->from_cap *= 2;
         }
-        t->from[t->nfrom++] = src;
+        t->from_last = t->nfrom;
+        t->from[t->nfrom++] = (core_trace_source){.pid = src, .bytes = n};
+        return;
     }
+    /* A source seen before: most often the one just counted (a run of gets
+     * from one process); else a search, which a superstep takes at most
+     * once per source and kind of landing. */
+    if (t->from[t->from_last].pid != src)
+        for (t->from_last = 0; t->from[t->from_last].pid != src; t->from_last++)
+            ;
+    t->from[t->from_last].bytes += n;
 }
 
 void core_trace_add_self(core_proc *p, uint64_t n)
@@ -323,9 +335,9 @@ void core_trace_enter(core_proc *p)
     p->tr.hp_bytes_in = p->tr.send_bytes_in = 0;
 }
 
-static int cmp_int32(const void *a, const void *b)
+static int cmp_source(const void *a, const void *b)
 {
-    int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+    int32_t x = ((const core_trace_source *)a)->pid, y = ((const core_trace_source *)b)->pid;
     return (x > y) - (x < y);
 }
 
@@ -408,14 +420,18 @@ void core_trace_exit(core_proc *p, core_step_kind ended_by, int level)
     t->regs = 0;
     r->nfrom = t->nfrom;
     r->from = NULL;
+    r->from_bytes = NULL;
     if (t->nfrom) {
-        qsort(t->from, t->nfrom, sizeof *t->from, cmp_int32);
+        qsort(t->from, t->nfrom, sizeof *t->from, cmp_source);
         r->from = malloc(t->nfrom * sizeof *r->from);
-        if (!r->from)
+        r->from_bytes = malloc(t->nfrom * sizeof *r->from_bytes);
+        if (!r->from || !r->from_bytes)
             core_fatal_oom("trace");
-        memcpy(r->from, t->from, t->nfrom * sizeof *r->from);
-        for (uint32_t i = 0; i < t->nfrom; i++)
-            t->seen[t->from[i] >> 3] = 0;
+        for (uint32_t i = 0; i < t->nfrom; i++) {
+            r->from[i] = t->from[i].pid;
+            r->from_bytes[i] = t->from[i].bytes;
+            t->seen[t->from[i].pid >> 3] = 0;
+        }
     }
     t->nfrom = 0;
     for (int k = 0; k < CORE_OPS_KINDS; k++)
@@ -485,6 +501,9 @@ static void record_values(const core_trace_rec *r, int pid, core_trace_value *v)
     v[CORE_TF_FROM].present = 1;
     v[CORE_TF_FROM].v.list.pids = r->from;
     v[CORE_TF_FROM].v.list.npids = r->nfrom;
+    v[CORE_TF_FROM_BYTES].present = r->nfrom > 0;
+    v[CORE_TF_FROM_BYTES].v.list.counts = r->from_bytes;
+    v[CORE_TF_FROM_BYTES].v.list.npids = r->nfrom;
     set_number(&v[CORE_TF_T_ENTER], 1, r->t_enter);
     set_number(&v[CORE_TF_T_EXIT], 1, r->t_exit);
 }
@@ -567,12 +586,13 @@ static void write_value(FILE *f, const core_trace_field *d, const core_trace_val
     case CORE_TT_RATE: fprintf(f, "%.6g", v->v.x); break;
     case CORE_TT_SECONDS: fprintf(f, "%.9g", v->v.x); break;
     case CORE_TT_CLOCK: fprintf(f, "%.9f", v->v.x); break;
-    default: /* CORE_TT_PIDS: pids >= 0 */
+    default: /* CORE_TT_PIDS (pids >= 0) and CORE_TT_COUNTS */
         putc_unlocked('[', f);
         for (size_t i = 0; i < v->v.list.npids; i++) {
             if (i)
                 putc_unlocked(',', f);
-            put_count(f, (uint64_t)v->v.list.pids[i]);
+            put_count(f,
+                      d->type == CORE_TT_PIDS ? (uint64_t)v->v.list.pids[i] : v->v.list.counts[i]);
         }
         putc_unlocked(']', f);
     }

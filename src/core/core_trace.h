@@ -43,8 +43,9 @@ typedef struct core_trace_rec {
     int64_t w_faults; /* page faults taken during w (before the sync); -1 where not known */
     int64_t fresh;    /* pages the sync wrote into that nothing had touched before; -1: not known */
     int32_t *from;
-    char *group;     /* part path "i/j/..." below the whole run, or NULL at the top */
-    const char *alg; /* the algorithm the caller named for its collective, or NULL */
+    uint64_t *from_bytes; /* per pid of from, the bytes that landed from it */
+    char *group;          /* part path "i/j/..." below the whole run, or NULL at the top */
+    const char *alg;      /* the algorithm the caller named for its collective, or NULL */
     uint32_t nfrom;
     uint32_t regs; /* bsp_push_reg and bsp_pop_reg calls that this sync takes effect for */
     uint8_t kind, level;
@@ -57,6 +58,12 @@ typedef struct core_trace_block {
 
 /* The sources a tracer has room for at first; it doubles from there. */
 enum { CORE_TRACE_FROM_FIRST = 64 };
+
+/* A process that data came from this superstep, and how many bytes. */
+typedef struct core_trace_source {
+    int32_t pid;
+    uint64_t bytes;
+} core_trace_source;
 
 /* Per-process counters are always kept (two additions per operation); the rest is
  * used only while tracing. */
@@ -97,8 +104,9 @@ typedef struct core_tracer {
     uint64_t send_bytes_out, send_bytes_in;  /* messages to and from others, tags included */
     uint32_t regs;                           /* registration calls since the last sync */
     atomic_ullong served_bytes, served_msgs; /* gets that others made of this process */
-    int32_t *from;                           /* sources this superstep */
+    core_trace_source *from;                 /* sources this superstep, as they came */
     uint32_t nfrom, from_cap;
+    uint32_t from_last;  /* the entry of from that bytes were added to last */
     unsigned char *seen; /* [(nprocs + 7) / 8]: a bit per process in from */
     core_trace_block *head, *tail;
     atomic_size_t published;
@@ -115,7 +123,9 @@ void core_trace_start(struct core_proc *p);
  * page faults its work takes (w_faults) count from here, on its thread. */
 void core_trace_thread_begins(struct core_proc *p);
 void core_trace_stop(struct core_proc *p);
-void core_trace_add_source(struct core_proc *p, int src);
+/* Counts n bytes that landed at p from process src (a run pid) this
+ * superstep, for the record's from and from_bytes; nothing for src = p's own. */
+void core_trace_add_source(struct core_proc *p, int src, uint64_t n);
 /* Counts n bytes that process p moved to itself (already counted in and out):
  * the models leave them out of h, since no pattern calibrates them. */
 void core_trace_add_self(struct core_proc *p, uint64_t n);

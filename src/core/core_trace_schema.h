@@ -103,7 +103,8 @@ typedef enum {
     CORE_TT_SECONDS, /* number >= 0, written %.9g */
     CORE_TT_CLOCK,   /* number >= 0, written %.9f: seconds since bsp_begin */
     CORE_TT_AMOUNTS, /* numbers >= 0, one member core_ops_key(k) per kind k, written %.17g */
-    CORE_TT_PIDS     /* ascending array of distinct pids in [0, nprocs - 1] */
+    CORE_TT_PIDS,    /* ascending array of distinct pids in [0, nprocs - 1] */
+    CORE_TT_COUNTS   /* array of integers >= 0, one per pid of the PIDS field before it */
 } core_trace_type;
 
 /* Whether a line may lack a field. A PAIR field and the row after it are
@@ -123,6 +124,7 @@ typedef enum {
     CORE_TL_OUT,    /* at most bytes_out less self_bytes and the earlier OUT fields */
     CORE_TL_IN,     /* at most bytes_in less self_bytes and the earlier IN fields */
     CORE_TL_OTHER,  /* pids other than the record's own */
+    CORE_TL_FROM,   /* one per pid of from, in total at most bytes_in less self_bytes */
     CORE_TL_ENTER   /* at least t_enter */
 } core_trace_limit;
 
@@ -179,6 +181,7 @@ enum {
     X(PREEMPT, "preempt", COUNT, OPTIONAL, NONE)                                                   \
     X(REGS, "regs", COUNT, OPTIONAL, INT)                                                          \
     X(FROM, "from", PIDS, REQUIRED, OTHER)                                                         \
+    X(FROM_BYTES, "from_bytes", COUNTS, OPTIONAL, FROM)                                            \
     X(T_ENTER, "t_enter", CLOCK, REQUIRED, NONE)                                                   \
     X(T_EXIT, "t_exit", CLOCK, REQUIRED, ENTER)
 
@@ -236,8 +239,9 @@ typedef struct core_trace_value {
         double x;                       /* RATE, SECONDS, CLOCK */
         const char *s;                  /* FORMAT, TEXT, KIND, PATH, NAME */
         double amounts[CORE_OPS_KINDS]; /* AMOUNTS: -1 where the member is absent */
-        struct {                        /* PIDS */
+        struct {                        /* PIDS, or COUNTS (npids of them) */
             const int32_t *pids;
+            const uint64_t *counts;
             size_t npids;
         } list;
     } v;

@@ -178,6 +178,10 @@ typedef struct eval {
     double *phi;   /* per kept record */
     double *cost;  /* D-BSP: per lockstep superstep, the slowest cluster's cost */
     size_t *pos;   /* D-BSP: per kept record, its lockstep superstep */
+    /* D-BSP, per member of a superstep (dbsp_comm): its bytes in at their
+     * levels' g, its bytes out that receivers attributed to it, and those at
+     * their levels' g. */
+    double *in_charged, *out_attributed, *out_charged;
 } eval;
 
 static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_item *it, int j)
@@ -377,7 +381,7 @@ int cost_dbsp_pair_level(int P, int a, int b)
 int cost_dbsp_label(const cost_trace *t, const cost_group *g, const cost_item *it, int flags)
 {
     int P = t->nprocs, label = cost_rounds(P);
-    if (flags & COST_DBSP_GROUP)
+    if (!(flags & COST_DBSP_TRAFFIC))
         label = cost_dbsp_pair_level(P, g->members[0], g->members[g->nmembers - 1]);
     for (int j = 0; j < g->nmembers; j++) {
         const cost_rec *r = cost_item_rec(t, g, it, j);
@@ -407,6 +411,61 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
     return best;
 }
 
+/* The communication time of a D-BSP superstep labelled `label` (level l).
+ * Paper 002 charges an i-superstep h·g_i: all its traffic lies inside
+ * i-clusters. A superstep of polybsp, labelled by its group (which
+ * synchronises), may also move bytes inside smaller clusters (Cannon's shift
+ * along a row of a node beside one across the nodes); each byte is charged the g of the smallest
+ * cluster holding its sender and receiver, as the superstep would cost split into one superstep per
+ * level without their barriers (a departure: docs/models.md, "D-BSP", "Each byte at its own
+ * level"). Per member, its h's two sides (the hpput and message weights included) times the mean g
+ * of the bytes on that side; h combines them as BSP's does. On a superstep whose traffic is at its
+ * label's level this is g_i·h to the letter. A trace without from_bytes (written before
+ * 2026-11-30) and bytes the receivers do not attribute take the label's g. */
+static double dbsp_comm(eval *e, const cost_group *g, const cost_item *it, int label,
+                        const cost_level *l)
+{
+    const cost_machine *m = e->m;
+    int P = e->t->nprocs, n = g->nmembers;
+    double level_g[COST_MAX_LEVELS + 1];
+    for (int v = 0; v <= cost_rounds(P) && v <= COST_MAX_LEVELS; v++) {
+        const cost_level *lv = v <= label ? l : cost_dbsp_level(m, P, v);
+        level_g[v] = lv != NULL ? lv->g : l->g;
+    }
+    for (int j = 0; j < n; j++)
+        e->in_charged[j] = e->out_attributed[j] = e->out_charged[j] = 0;
+    /* Each receiver's bytes at their levels' g, attributed to their senders. */
+    for (int j = 0; j < n; j++) {
+        const cost_rec *r = cost_item_rec(e->t, g, it, j);
+        double attributed = 0;
+        for (size_t f = 0; r->from_bytes != NULL && f < r->nfrom; f++) {
+            double b = (double)r->from_bytes[f];
+            double charged = level_g[cost_dbsp_pair_level(P, r->from[f], r->pid)] * b;
+            attributed += b;
+            e->in_charged[j] += charged;
+            int q = member_index(g, r->from[f]);
+            if (q >= 0) {
+                e->out_attributed[q] += b;
+                e->out_charged[q] += charged;
+            }
+        }
+        e->in_charged[j] += l->g * fmax(0, (double)r->bytes_in - attributed);
+    }
+    double k = cost_machine_hp_ratio(m, COST_NO_PATTERN), comm = 0;
+    for (int j = 0; j < n; j++) {
+        const cost_rec *r = cost_item_rec(e->t, g, it, j);
+        double in, out;
+        cost_hbytes_sides(r, k, k, &in, &out);
+        double out_charged =
+            e->out_charged[j] + l->g * fmax(0, (double)r->bytes_out - e->out_attributed[j]);
+        /* The sides' bytes, weighed, at the mean g of the bytes on each. */
+        in *= r->bytes_in > 0 ? e->in_charged[j] / (double)r->bytes_in : l->g;
+        out *= r->bytes_out > 0 ? out_charged / (double)r->bytes_out : l->g;
+        comm = fmax(comm, m->h_sum ? in + out : fmax(in, out));
+    }
+    return comm;
+}
+
 /* Paper 002, section 3: "If, in an i-superstep, each processor performs at
  * most w local operations, and the messages exchanged form an h-relation, then
  * the cost of the superstep is w + h·g_i + ℓ_i"; paper 003, section 3.2: "The
@@ -429,12 +488,12 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
             continue;
         }
         stats s = step_stats(e, g, it);
-        const cost_level *l =
-            cost_dbsp_level(e->m, e->t->nprocs, cost_dbsp_label(e->t, g, it, e->flags));
+        int label = cost_dbsp_label(e->t, g, it, e->flags);
+        const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
         /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
          * The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */
-        e->cost[at] = fmax(e->cost[at], s.ready + l->g * s.h_bsp + l->L + s.reg);
+        e->cost[at] = fmax(e->cost[at], s.ready + dbsp_comm(e, g, it, label, l) + l->L + s.reg);
         finish(e, g, it, 0, 1);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;
@@ -446,10 +505,14 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
 static int dbsp(eval *e)
 {
     size_t n = e->t->start[e->t->nprocs];
+    size_t P = (size_t)e->t->nprocs;
     e->cost = calloc(n + 1, sizeof *e->cost);
     e->pos = calloc(n + 1, sizeof *e->pos);
-    if (e->cost == NULL || e->pos == NULL)
+    e->in_charged = malloc(3 * P * sizeof *e->in_charged);
+    if (e->cost == NULL || e->pos == NULL || e->in_charged == NULL)
         return -1;
+    e->out_attributed = e->in_charged + P;
+    e->out_charged = e->in_charged + 2 * P;
     size_t steps = dbsp_group(e, e->t->root, 0);
     for (size_t k = 1; k < steps; k++)
         e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
@@ -476,6 +539,7 @@ double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_ma
     free(e.phi);
     free(e.cost);
     free(e.pos);
+    free(e.in_charged);
     return total;
 }
 

@@ -4,8 +4,10 @@
  *
  *   dbsp: a superstep of a group costs W + g_i·h + ℓ_i (W, h the maxima over
  *         the group's members, h = in @ out), i its label: the level of the
- *         smallest cluster of the binary decomposition that holds all its
- *         traffic (cost_dbsp_label); the parts of a division run in lockstep:
+ *         smallest cluster of the binary decomposition that holds the group,
+ *         which synchronises, and all its traffic (cost_dbsp_label), with
+ *         each byte at the g of its sender's and receiver's level (a
+ *         departure, dbsp_comm); the parts of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of
  *         them, and the program costs the sum of these.
  *   ccm:  a plain superstep whose relation is one of paper 000's patterns
@@ -76,8 +78,8 @@ int cost_is_hrel(const char *name);
 int cost_dbsp_pair_level(int P, int a, int b);
 /* The label of superstep it of group g: the smallest pair level over its
  * traffic (each record's pid with each pid in its from), ceil(log2 P) for a
- * superstep without traffic. With COST_DBSP_GROUP, the cluster must also hold
- * the group's members (they synchronise). */
+ * superstep without traffic; the cluster must also hold the group's members
+ * (they synchronise), unless COST_DBSP_TRAFFIC. */
 int cost_dbsp_label(const cost_trace *t, const cost_group *g, const cost_item *it, int flags);
 /* ceil(P / 2^label): the largest cluster at that level. */
 int cost_dbsp_cluster(int P, int label);
@@ -149,14 +151,22 @@ static inline double cost_combine(uint64_t in, uint64_t out, int sum)
     return sum ? (double)in + (double)out : (double)(in > out ? in : out);
 }
 
-/* A record's h (in @ out, sum or max) with each byte moved by bsp_hpput
- * counted k_hp bytes and each byte of a message k_send bytes. */
+/* A record's bytes in and out with each byte moved by bsp_hpput counted k_hp
+ * bytes and each byte of a message k_send bytes. */
+static inline void cost_hbytes_sides(const cost_rec *r, double k_hp, double k_send, double *in,
+                                     double *out)
+{
+    *in = (double)(r->bytes_in - r->once_in) + k_hp * (double)r->hp_in +
+          k_send * (double)(r->once_in - r->hp_in);
+    *out = (double)(r->bytes_out - r->once_out) + k_hp * (double)r->hp_out +
+           k_send * (double)(r->once_out - r->hp_out);
+}
+
+/* A record's h (in @ out, sum or max) of those sides. */
 static inline double cost_hbytes_weighed(const cost_rec *r, double k_hp, double k_send, int sum)
 {
-    double in = (double)(r->bytes_in - r->once_in) + k_hp * (double)r->hp_in +
-                k_send * (double)(r->once_in - r->hp_in);
-    double out = (double)(r->bytes_out - r->once_out) + k_hp * (double)r->hp_out +
-                 k_send * (double)(r->once_out - r->hp_out);
+    double in, out;
+    cost_hbytes_sides(r, k_hp, k_send, &in, &out);
     return sum ? in + out : (in > out ? in : out);
 }
 

@@ -32,7 +32,7 @@ typedef enum { COST_REAL, COST_BSP, COST_BSPSTAR, COST_EBSP, COST_DBSP, COST_CCM
 /* The flags of cost_predict and cost_model_check, or-ed. */
 enum {
     COST_USE_OPS = 1,      /* W from declared ops (see above) */
-    COST_DBSP_GROUP = 2,   /* D-BSP labels also hold the superstep's group (cost_groups.h) */
+    COST_DBSP_TRAFFIC = 2, /* D-BSP labels hold the superstep's traffic alone (cost_groups.h) */
     COST_WORK_WHOLE = 4,   /* measured W keeps the put calls' copying (cost_work) */
     COST_CCM_PLAIN_BSP = 8 /* CCM charges every plain superstep BSP's g·h + L,
                             * not its pattern's T (cost_groups.h) */

@@ -39,8 +39,10 @@ typedef struct reader {
 static void free_rec(cost_rec *r)
 {
     free(r->from);
+    free(r->from_bytes);
     free(r->group);
     r->from = NULL;
+    r->from_bytes = NULL;
     r->group = NULL;
 }
 
@@ -257,6 +259,7 @@ static int keep(reader *rd, const size_t *begin, const size_t *kept)
             cost_rec *r = &rd->recs[begin[i] + k];
             t->recs[at++] = *r;
             r->from = NULL; /* now owned by t */
+            r->from_bytes = NULL;
             r->group = NULL;
         }
         if (kept[i] > t->nsteps)

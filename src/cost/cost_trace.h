@@ -65,6 +65,7 @@ typedef struct cost_rec {
     uint64_t once_out, once_in;
     uint64_t hp_out, hp_in; /* of once_*, bsp_hpput's part (the rest is bsp_send's) */
     int *from;              /* pids it received from this superstep (not itself), ascending */
+    uint64_t *from_bytes;   /* per pid of from, the bytes received from it; NULL: not said */
     size_t nfrom;
     double t_enter, t_exit; /* seconds since bsp_begin */
     size_t line;            /* its line in the file, for the models' messages */

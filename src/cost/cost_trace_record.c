@@ -19,8 +19,9 @@ typedef struct line {
     int nprocs;
     const core_trace_field *fields; /* the schema's table the line is read against */
     int nfields;
-    core_trace_value *v; /* nfields, indexed as fields */
-    int32_t *from;       /* the pids of "from", which the record takes even on a defect */
+    core_trace_value *v;  /* nfields, indexed as fields */
+    int32_t *from;        /* the pids of "from", which the record takes even on a defect */
+    uint64_t *from_bytes; /* likewise "from_bytes" */
 } line;
 
 static const char *key_of(const line *l, int id) { return l->fields[id].key; }
@@ -161,6 +162,27 @@ static int read_amounts(line *l, int id)
     return 0;
 }
 
+/* Field id's array, of len elements when len >= 0, with room for its
+ * elements of size bytes each in *room (NULL when it is empty); NULL after
+ * the message "expected WANT" or "out of memory". */
+static json_t *array_of(line *l, int id, const char *want, long len, size_t size, void **room)
+{
+    *room = NULL;
+    json_t *a = cost_jget(l->c, l->obj, key_of(l, id), want);
+    if (a == NULL)
+        return NULL;
+    if (!json_is_array(a) || (len >= 0 && json_array_size(a) != (size_t)len)) {
+        cost_jfail(l->c, key_of(l, id), "expected %s", want);
+        return NULL;
+    }
+    size_t n = json_array_size(a);
+    if (n > 0 && (*room = malloc(n * size)) == NULL) {
+        cost_jfail(l->c, key_of(l, id), "out of memory");
+        return NULL;
+    }
+    return a;
+}
+
 static int read_pids(line *l, int id, int other_than)
 {
     char want[128];
@@ -168,15 +190,12 @@ static int read_pids(line *l, int id, int other_than)
         snprintf(want, sizeof want, "an ascending array of distinct pids in [0,%d]", l->nprocs - 1);
     if (other_than >= 0)
         snprintf(want + n, sizeof want - (size_t)n, " other than %d", other_than);
-    json_t *a = cost_jget(l->c, l->obj, key_of(l, id), want);
+    void *room;
+    json_t *a = array_of(l, id, want, -1, sizeof(int32_t), &room);
     if (a == NULL)
         return -1;
-    if (!json_is_array(a))
-        return cost_jfail(l->c, key_of(l, id), "expected %s", want);
+    int32_t *pids = room;
     size_t len = json_array_size(a);
-    int32_t *pids = len > 0 ? malloc(len * sizeof *pids) : NULL;
-    if (len > 0 && pids == NULL)
-        return cost_jfail(l->c, key_of(l, id), "out of memory");
     l->from = pids;
     l->v[id].v.list.pids = pids;
     l->v[id].v.list.npids = len;
@@ -186,6 +205,31 @@ static int read_pids(line *l, int id, int other_than)
         if (p < 0 || p >= l->nprocs || p == other_than || (k > 0 && p <= pids[k - 1]))
             return cost_jfail(l->c, key_of(l, id), "expected %s", want);
         pids[k] = (int32_t)p;
+    }
+    return 0;
+}
+
+/* One count per pid of the PIDS field before it (from_bytes: per pid of from),
+ * whose sum the limit bounds (check_limit). */
+static int read_counts(line *l, int id)
+{
+    const core_trace_value *pids = &l->v[id - 1];
+    char want[96];
+    snprintf(want, sizeof want, "an array of %zu integers >= 0, one per pid of %s",
+             pids->v.list.npids, key_of(l, id - 1));
+    void *room;
+    json_t *a = array_of(l, id, want, (long)pids->v.list.npids, sizeof(uint64_t), &room);
+    if (a == NULL)
+        return -1;
+    uint64_t *counts = room;
+    l->from_bytes = counts;
+    l->v[id].v.list.counts = counts;
+    l->v[id].v.list.npids = pids->v.list.npids;
+    for (size_t k = 0; k < pids->v.list.npids; k++) {
+        const json_t *e = json_array_get(a, k);
+        if (!json_is_integer(e) || json_integer_value(e) < 0)
+            return cost_jfail(l->c, key_of(l, id), "expected %s", want);
+        counts[k] = (uint64_t)json_integer_value(e);
     }
     return 0;
 }
@@ -210,6 +254,7 @@ static int read_typed(line *l, int id)
     case CORE_TT_SECONDS:
     case CORE_TT_CLOCK: return cost_jnum(l->c, l->obj, d->key, COST_NONNEG, &l->v[id].v.x);
     case CORE_TT_AMOUNTS: return read_amounts(l, id);
+    case CORE_TT_COUNTS: return read_counts(l, id);
     default: /* CORE_TT_PIDS */
         return read_pids(l, id, d->limit == CORE_TL_OTHER ? (int)l->v[CORE_TF_PID].v.n : -1);
     }
@@ -268,6 +313,16 @@ static int check_limit(line *l, int id)
     case CORE_TL_MSGS: return check_self(l, id, CORE_TF_MSGS_IN, CORE_TF_MSGS_OUT);
     case CORE_TL_OUT: return check_once(l, id, CORE_TF_BYTES_OUT);
     case CORE_TL_IN: return check_once(l, id, CORE_TF_BYTES_IN);
+    case CORE_TL_FROM: {
+        uint64_t most = l->v[CORE_TF_BYTES_IN].v.n - count_of(l, CORE_TF_SELF_BYTES), sum = 0;
+        for (size_t k = 0; k < l->v[id].v.list.npids; k++)
+            sum += l->v[id].v.list.counts[k] <= most - sum ? l->v[id].v.list.counts[k] : most + 1;
+        if (sum > most)
+            return cost_jfail(l->c, key_of(l, id),
+                              "expected counts whose sum is <= %llu (bytes_in less self_bytes)",
+                              (unsigned long long)most);
+        return 0;
+    }
     case CORE_TL_ENTER:
         if (x < l->v[CORE_TF_T_ENTER].v.x)
             return cost_jfail(l->c, key_of(l, id), "expected a number >= t_enter (%.17g)",
@@ -374,6 +429,7 @@ int cost_trace_read_record(cost_jctx *c, const json_t *obj, int nprocs, cost_rec
               .v = v};
     int rc = read_values(&l);
     r->from = l.from;
+    r->from_bytes = l.from_bytes;
     r->nfrom = l.v[CORE_TF_FROM].v.list.npids;
     return rc < 0 ? -1 : make_record(&l, r, self_unknown);
 }

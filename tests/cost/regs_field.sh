@@ -6,14 +6,8 @@
 # "regs" 1, 2 and 1, and no other record has the field. predict then notes
 # the three syncs, not charged by MACHINE, which has no 'reg'.
 set -u
-trace=$(mktemp)
-trap 'rm -f "$trace"' EXIT
-POLYBSP_TRACE=$trace POLYBSP_NPROCS=3 "$3" 1000 >/dev/null || exit 1
-fail() {
-    echo "regs_field.sh: $1" >&2
-    cat "$trace" >&2
-    exit 1
-}
+. "$(dirname "$0")/traced_run.sh"
+traced_run regs_field.sh env POLYBSP_NPROCS=3 "$3" 1000
 for pid in 0 1 2; do
     for want in 0:1 2:2 4:1; do
         step=${want%:*} regs=${want#*:}

@@ -4,14 +4,8 @@
 # included: its record must count that put in and out and say so in
 # self_bytes and self_msgs, and the others' records must have none.
 set -u
-trace=$(mktemp)
-trap 'rm -f "$trace"' EXIT
-POLYBSP_TRACE=$trace POLYBSP_NPROCS=3 "$1" 1000 >/dev/null || exit 1
-fail() {
-    echo "self_traffic.sh: $1" >&2
-    cat "$trace" >&2
-    exit 1
-}
+. "$(dirname "$0")/traced_run.sh"
+traced_run self_traffic.sh env POLYBSP_NPROCS=3 "$1" 1000
 grep -q '^{"step":1,"pid":0,.*"bytes_out":12,"msgs_out":3,"bytes_in":4,"msgs_in":1,"self_bytes":4,"self_msgs":1,' "$trace" ||
     fail "process 0's put to itself is not in its superstep 1"
 for pid in 1 2; do

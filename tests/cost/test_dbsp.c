@@ -47,8 +47,9 @@ static void dbsp_pair_levels(void)
  *   0.001 + 5e-10·2000 + 4e-6 = 0.001005;
  * step 1 with pid^2: label 0: 0.001 + 1e-9·2000 + 1e-5 = 0.001012;
  * step 2 exchanges nothing: label 2 (clusters of one): 0.001 + 1e-6 = 0.001001.
- * Total 0.003018. With --dbsp-label group every superstep of the whole group
- * is at level 0: 0.001012, 0.001012, 0.00101 = 0.003034, BSP's figure. */
+ * Total 0.003018: so --dbsp-label traffic. By default the label's cluster
+ * also holds the group, which synchronises: every superstep of the whole
+ * group is at level 0: 0.001012, 0.001012, 0.00101 = 0.003034, BSP's figure. */
 static void dbsp_butterfly_labels(void)
 {
     cost_trace t;
@@ -62,22 +63,66 @@ static void dbsp_butterfly_labels(void)
                                         XREC(2, 2, 0.001, 0, "") XREC(2, 3, 0.001, 0, ""),
                     &t) == 0);
     const cost_group *g = t.root;
-    CHECK(cost_dbsp_label(&t, g, &g->items[0], 0) == 1);
-    CHECK(cost_dbsp_label(&t, g, &g->items[1], 0) == 0);
-    CHECK(cost_dbsp_label(&t, g, &g->items[2], 0) == 2);
-    CHECK(cost_dbsp_label(&t, g, &g->items[0], COST_DBSP_GROUP) == 0);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001005, 0.001012, 0.001001}, 0.003018);
-    expect_model(COST_DBSP, &t, &m, COST_DBSP_GROUP, (double[]){0.001012, 0.001012, 0.00101},
-                 0.003034);
+    CHECK(cost_dbsp_label(&t, g, &g->items[0], COST_DBSP_TRAFFIC) == 1);
+    CHECK(cost_dbsp_label(&t, g, &g->items[1], COST_DBSP_TRAFFIC) == 0);
+    CHECK(cost_dbsp_label(&t, g, &g->items[2], COST_DBSP_TRAFFIC) == 2);
+    CHECK(cost_dbsp_label(&t, g, &g->items[0], 0) == 0);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0.001005, 0.001012, 0.001001},
+                 0.003018);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001012, 0.001012, 0.00101}, 0.003034);
     expect_model(COST_BSP, &t, &m, 0, (double[]){0.001012, 0.001012, 0.00101}, 0.003034);
     cost_trace_free(&t);
+}
+
+/* A record of W 1 ms that receives 1200 bytes, `in` (from_bytes) from the
+ * processes `from`, and sends `out` bytes in two messages. */
+#define BREC(step, pid, out, from, in)                                                             \
+    "{\"step\":" #step ",\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":0.001"             \
+    ",\"bytes_out\":" #out ",\"msgs_out\":2,\"bytes_in\":1200,\"msgs_in\":2,\"from\":[" from       \
+    "]" in ",\"t_enter\":0,\"t_exit\":0}\n"
+
+/* Each byte at the level of its sender and receiver (models.md, "D-BSP"):
+ * every process sends 1000 bytes to pid^1 (level 1, g 5e-10) and 200 to
+ * pid^2 (level 0, g 1e-9), so the superstep is labelled 0, h = in + out.
+ * Step 0: in = out = 1000·5e-10 + 200·1e-9 = 7e-7 for everyone:
+ *   0.001 + 1.4e-6 + 1e-5 = 0.0010114.
+ * Step 1: the same, and pid 0 sends 500 bytes that no receiver lists (they
+ * take the label's g): its out = 7e-7 + 500·1e-9 = 1.2e-6:
+ *   0.001 + 1.9e-6 + 1e-5 = 0.0010119. Total 0.0020233.
+ * Either label reading (the traffic's cluster is the group's here). Without
+ * from_bytes (a trace written before 2026-11-30) every byte takes the label's
+ * g as paper 002 charges a 0-superstep: 0.001 + 1e-9·2400 + 1e-5 =
+ * 0.0010124, then with pid 0's h of 2900: 0.0010129; total 0.0020253. */
+static void dbsp_each_byte_level(void)
+{
+#define STEP(s, out0, fb)                                                                          \
+    BREC(s, 0, out0, "1,2", fb("1000,200"))                                                        \
+    BREC(s, 1, 1200, "0,3", fb("1000,200"))                                                        \
+    BREC(s, 2, 1200, "0,3", fb("200,1000")) BREC(s, 3, 1200, "1,2", fb("200,1000"))
+#define FB(b) ",\"from_bytes\":[" b "]"
+#define NONE(b) ""
+    cost_trace t, old;
+    cost_machine m;
+    machine4(&m);
+    CHECK(read_text(HEADER4 STEP(0, 1200, FB) STEP(1, 1700, FB), &t) == 0);
+    CHECK(read_text(HEADER4 STEP(0, 1200, NONE) STEP(1, 1700, NONE), &old) == 0);
+#undef STEP
+#undef FB
+#undef NONE
+    CHECK(cost_dbsp_label(&t, t.root, &t.root->items[0], COST_DBSP_TRAFFIC) == 0);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.0010114, 0.0010119}, 0.0020233);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0.0010114, 0.0010119}, 0.0020233);
+    expect_model(COST_DBSP, &old, &m, 0, (double[]){0.0010124, 0.0010129}, 0.0020253);
+    cost_trace_free(&t);
+    cost_trace_free(&old);
 }
 
 /* Two parts of one process each: part 0 works 10 s then 1 s (its rejoin), part
  * 1 works 1 s then 10 s. D-BSP runs the parts' k-th supersteps together and
  * charges each the slower part: max(10, 1) + max(1, 10) = 20 (a model that let
  * each part run on its own clock would say 11). Level 1 (clusters of one)
- * costs nothing here, so the partition superstep is 0. */
+ * costs nothing here, so the partition superstep is 0 (labelled by its
+ * traffic alone, --dbsp-label traffic; by the group it is level 0's 0.5). */
 static void dbsp_lockstep_twenty(void)
 {
     const char *text = HEADER GREC(0, 0, "partition", 0, "", "") GREC(
@@ -101,11 +146,11 @@ static void dbsp_lockstep_twenty(void)
     m.levels[0] = (cost_level){0, 2, 1e-9, 0.5};
     m.levels[1] = (cost_level){1, 1, 0, 0};
     m.nlevels = 2;
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0, 10, 10}, 20);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0, 10, 10}, 20);
     cost_trace_free(&t);
 }
 
-/* division.jsonl (test_ccm.c has its story), lockstep:
+/* division.jsonl (test_ccm.c has its story), labelled by traffic alone, lockstep:
  * 0: the partition, 0 -> 1, 2, 3: label 0, W 0.001, h 3000 (pid 0):
  *    0.001 + 3e-6 + 1e-5 = 0.001013;
  * 1: part 0's exchange 0 <-> 1 (label 1, W 0.002, h 1000: 0.002 + 5e-7 + 4e-6 =
@@ -124,8 +169,8 @@ static void dbsp_division(void)
     cost_machine m;
     load_trace("division.jsonl", &t);
     machine4(&m);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001013, 0.0020045, 0.003001, 0.00070505, 0},
-                 0.00672355);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC,
+                 (double[]){0.001013, 0.0020045, 0.003001, 0.00070505, 0}, 0.00672355);
     cost_trace_free(&t);
 }
 
@@ -141,8 +186,8 @@ static void dbsp_bcast(void)
     cost_machine m;
     load_trace("bcast.jsonl", &t);
     machine4(&m);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001001, 0.000411, 4.5e-6, 0.00021003, 0.000301},
-                 0.00192753);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC,
+                 (double[]){0.001001, 0.000411, 4.5e-6, 0.00021003, 0.000301}, 0.00192753);
     cost_trace_free(&t);
 }
 
@@ -151,9 +196,9 @@ static void dbsp_bcast(void)
  * machine's clusters of 1 (its level 2): W 0.001 + 1e-6 = 0.001001 each, in
  * lockstep 0 (partition), 1 (part "0"'s partition beside part "1"'s rejoin),
  * 2 ("0/0" rejoins), 3 ("0" rejoins), 4 (the last): 0.005005; pid 1's column 2
- * is lockstep superstep 4. With --dbsp-label group the supersteps of both
- * processes are at level 0 (clusters of 2, the machine's level 1: 0.001 +
- * 4e-6): 0.001004 + 3·0.001001 + 0.001004 = 0.005011. */
+ * is lockstep superstep 4 (--dbsp-label traffic). By default the supersteps
+ * of both processes are at level 0 (clusters of 2, the machine's level 1:
+ * 0.001 + 4e-6): 0.001004 + 3·0.001001 + 0.001004 = 0.005011. */
 static void dbsp_nested_by_cluster(void)
 {
     cost_trace t;
@@ -161,9 +206,9 @@ static void dbsp_nested_by_cluster(void)
     load_trace("nested.jsonl", &t);
     machine4(&m);
     CHECK(cost_dbsp_level(&m, 2, 1) == &m.levels[2] && cost_dbsp_level(&m, 2, 0) == &m.levels[1]);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001001, 0.001001, 0.003003, 0, 0}, 0.005005);
-    expect_model(COST_DBSP, &t, &m, COST_DBSP_GROUP, (double[]){0.001004, 0.001001, 0.003006, 0, 0},
-                 0.005011);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC,
+                 (double[]){0.001001, 0.001001, 0.003003, 0, 0}, 0.005005);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001004, 0.001001, 0.003006, 0, 0}, 0.005011);
     cost_trace_free(&t);
 }
 
@@ -176,16 +221,16 @@ static void dbsp_check_messages(void)
     load_machine("machine_levels_old.json", &old);
     load_machine("machine_max.json", &none);
     load_trace("nested.jsonl", &t);
-    CHECK(cost_model_check(COST_DBSP, &t, &old, 0, "nested.jsonl", "m.json", err, sizeof err) ==
-          -1);
+    CHECK(cost_model_check(COST_DBSP, &t, &old, COST_DBSP_TRAFFIC, "nested.jsonl", "m.json", err,
+                           sizeof err) == -1);
     SAME_STR(err, "m.json: field 'dbsp.levels': no clusters of 1 process (needed by --model dbsp "
                   "for nested.jsonl:2, a superstep at level 1 of 2 processes: run polybsp "
                   "probe again, which measures levels 0 to log2 P)");
-    CHECK(isnan(cost_predict(COST_DBSP, &t, &old, 0, NULL)));
-    /* In group mode the top-level supersteps are at level 0 (clusters of 2),
-     * which the file has, but the parts' are not. */
-    CHECK(cost_model_check(COST_DBSP, &t, &old, COST_DBSP_GROUP, "nested.jsonl", "m.json", err,
-                           sizeof err) == -1);
+    CHECK(isnan(cost_predict(COST_DBSP, &t, &old, COST_DBSP_TRAFFIC, NULL)));
+    /* By default (the group reading) the top-level supersteps are at level 0
+     * (clusters of 2), which the file has, but the parts' are not. */
+    CHECK(cost_model_check(COST_DBSP, &t, &old, 0, "nested.jsonl", "m.json", err, sizeof err) ==
+          -1);
     SAME_STR(err, "m.json: field 'dbsp.levels': no clusters of 1 process (needed by --model dbsp "
                   "for nested.jsonl:3, a superstep at level 1 of 2 processes: run polybsp "
                   "probe again, which measures levels 0 to log2 P)");
@@ -198,6 +243,7 @@ static void dbsp_check_messages(void)
 static const struct test_case cases[] = {
     {"dbsp_pair_levels", dbsp_pair_levels},
     {"dbsp_butterfly_labels", dbsp_butterfly_labels},
+    {"dbsp_each_byte_level", dbsp_each_byte_level},
     {"dbsp_lockstep_twenty", dbsp_lockstep_twenty},
     {"dbsp_division", dbsp_division},
     {"dbsp_bcast", dbsp_bcast},

@@ -261,11 +261,10 @@ static void sync_faults_charged(void)
  * so 0.0017104 and 0.00011. EBSP: process 0 (no in-partner) at 0.0010101,
  * then 0.0016201; process 1 at 0.0012101 + 0.0005 = 0.0017101, then
  * 0.0018201: the same totals as BSP. CCM charges plain supersteps as BSP.
- * D-BSP on machine_groups.json: superstep 0 at level 0 (clusters of 2: g
- * 5e-10, ℓ 4e-6) costs 0.0012 + 5e-8 + 4e-6 = 0.00120405, process 1 leaves
- * at 0.00170405; superstep 1 at level 1 (clusters of 1: ℓ 1e-6) costs
- * max(0.0006, 0.0005 + 0.0001) + 1e-6 = 0.000601: the end at 0.00180505, per
- * step 0.00170405 and 0.000101. */
+ * D-BSP on machine_groups.json, labelled by traffic alone: superstep 0 at
+ * level 0 (clusters of 2: g 5e-10, ℓ 4e-6) costs 0.0012 + 5e-8 + 4e-6 = 0.00120405, process 1
+ * leaves at 0.00170405; superstep 1 at level 1 (clusters of 1: ℓ 1e-6) costs max(0.0006, 0.0005 +
+ * 0.0001) + 1e-6 = 0.000601: the end at 0.00180505, per step 0.00170405 and 0.000101. */
 static void sync_faults_delay_their_process(void)
 {
     const char *text =
@@ -292,7 +291,8 @@ static void sync_faults_delay_their_process(void)
     load_machine("machine_groups.json", &m);
     m.fault[0] = m.fault[1] = 5e-5;
     expect_model(COST_CCM, &t, &m, 0, (double[]){0.0017101, 0.00011}, 0.0018201);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.00170405, 0.000101}, 0.00180505);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0.00170405, 0.000101},
+                 0.00180505);
     cost_trace_free(&t);
 }
 

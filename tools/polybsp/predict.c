@@ -63,8 +63,8 @@ const char *const cmd_predict_help[] = {
     "                     which g*h charges (default); whole: all of w; ops: the\n"
     "                     declared operations / the machine's rates, plus the\n"
     "                     page faults counted in the work at a fresh page's cost\n"
-    "  --dbsp-label LABEL traffic: a superstep's D-BSP cluster holds its traffic\n"
-    "                     (default); group: it also holds the group that syncs\n"
+    "  --dbsp-label LABEL group: a superstep's D-BSP cluster holds the group that\n"
+    "                     syncs and its traffic (default); traffic: its traffic\n"
     "  --faults CHARGE    page faults counted inside syncs (no term of the papers),\n"
     "                     charged to the process that took them: kind (default\n"
     "                     when FILE has both costs) a fresh page's at the cost of a\n"
@@ -213,8 +213,8 @@ static int on_option(void *ctx, int opt, const char *v)
     case OPT_DBSP_LABEL:
         if ((k = tool_choice(command, "D-BSP label", v, label_names, NLABELS)) < 0)
             return TOOL_EXIT_USAGE;
-        if (k == LABEL_GROUP)
-            o->flags |= COST_DBSP_GROUP;
+        if (k == LABEL_TRAFFIC)
+            o->flags |= COST_DBSP_TRAFFIC;
         return 0;
     case OPT_CCM_PLAIN: return tool_ccm_plain(command, v, &o->flags);
     case OPT_AGAINST: o->against = v; return 0;

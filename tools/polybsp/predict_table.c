@@ -339,6 +339,16 @@ static void note_registrations(FILE *out, const cost_trace *t, const cost_machin
                 most, most == 1 ? "" : "s", t->nprocs);
 }
 
+/* Whether the trace says the bytes from each source wherever data arrived
+ * (D-BSP charges each byte at its own level then; models.md). */
+static int says_bytes_by_source(const cost_trace *t)
+{
+    for (size_t i = 0; i < t->start[t->nprocs]; i++)
+        if (t->recs[i].nfrom > 0 && t->recs[i].from_bytes == NULL)
+            return 0;
+    return 1;
+}
+
 /* What the reader must know to weigh the numbers. */
 static void describe_notes(FILE *out, const predict_view *v)
 {
@@ -364,10 +374,14 @@ static void describe_notes(FILE *out, const predict_view *v)
     unsigned long noted = 0;
     if (cost_eval_available(r, COST_EVAL_DBSP))
         note_dbsp_clusters(out, v, t->root, &noted);
-    if (cost_eval_available(r, COST_EVAL_DBSP) && (v->o->flags & COST_DBSP_GROUP))
+    if (cost_eval_available(r, COST_EVAL_DBSP) && (v->o->flags & COST_DBSP_TRAFFIC))
         fprintf(out,
-                "note        D-BSP labels: the smallest cluster holding each superstep's traffic "
-                "and group\n");
+                "note        D-BSP labels: the smallest cluster holding each superstep's traffic, "
+                "whatever group synchronises (--dbsp-label traffic)\n");
+    if (cost_eval_available(r, COST_EVAL_DBSP) && !says_bytes_by_source(t))
+        fprintf(out, "note        D-BSP charges every byte its superstep's label's g: the trace "
+                     "does not say the bytes from each process (from_bytes, since 2026-11-30): "
+                     "trace the run again\n");
     if (t->self_unknown)
         fprintf(out,
                 "note        the trace does not say which traffic a process sent to itself (an "

@@ -27,7 +27,7 @@ const char *const cmd_report_help[] = {
     "  --portability FILE add the eta table of a `polybsp portability --format json`\n"
     "                     run: which model ranks programs as this machine does\n"
     "  --work WORK        measured (default), whole or ops, as for `polybsp predict`\n"
-    "  --dbsp-label LABEL traffic (default) or group, as for `polybsp predict`\n"
+    "  --dbsp-label LABEL group (default) or traffic, as for `polybsp predict`\n"
     "  --ccm-plain PLAIN  patterns (default) or bsp, as for `polybsp predict`\n"
     "  --faults CHARGE    kind (default), fresh, after-read or none, as for `polybsp\n"
     "                     predict`\n"

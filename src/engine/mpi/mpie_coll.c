@@ -133,7 +133,7 @@ static void trace(core_proc *p, size_t n, int out, int in, int from)
         return;
     for (int q = 0; q < c->nprocs; q++)
         if (q != c->pid && (from < 0 || q == from))
-            core_trace_add_source(p, c->group->e.run_pids[q]);
+            core_trace_add_source(p, c->group->e.run_pids[q], n);
 }
 
 void mpie_coll_run(core_proc *p, unsigned all)

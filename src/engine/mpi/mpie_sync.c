@@ -1118,11 +1118,14 @@ static int post_apart(core_proc *p, unsigned parity)
         if (q == c->pid || !c->e.in[q].len)
             continue;
         head_trailer t = trailer_of(&c->e.in[q]);
+        uint64_t before = p->tr.bytes_in;
         for (char *cur = c->e.in[q].data, *end = cur + t.recs_len; cur < end;) {
             core_rec *r = head_next(&cur);
             if (travels_apart(r))
                 recv_apart(p, q, r, NULL);
         }
+        if (p->tr.on)
+            core_trace_add_source(p, (int)c->group->e.run_pids[q], p->tr.bytes_in - before);
     }
     return 1;
 }
@@ -1147,9 +1150,10 @@ static void land_records(core_proc *p, unsigned parity)
             core_deliver(p, src, c->e.in[q].data, t.recs_len);
             continue;
         }
-        if (p->tr.on)
-            core_trace_add_source(p, src);
+        uint64_t before = p->tr.bytes_in;
         land_head(p, q, &c->e.in[q], &t, posted);
+        if (p->tr.on)
+            core_trace_add_source(p, src, p->tr.bytes_in - before);
     }
 }
 
