@@ -314,13 +314,15 @@ static int check_limit(line *l, int id)
     case CORE_TL_OUT: return check_once(l, id, CORE_TF_BYTES_OUT);
     case CORE_TL_IN: return check_once(l, id, CORE_TF_BYTES_IN);
     case CORE_TL_FROM: {
-        uint64_t most = l->v[CORE_TF_BYTES_IN].v.n - count_of(l, CORE_TF_SELF_BYTES), sum = 0;
-        for (size_t k = 0; k < l->v[id].v.list.npids; k++)
-            sum += l->v[id].v.list.counts[k] <= most - sum ? l->v[id].v.list.counts[k] : most + 1;
-        if (sum > most)
-            return cost_jfail(l->c, key_of(l, id),
-                              "expected counts whose sum is <= %llu (bytes_in less self_bytes)",
-                              (unsigned long long)most);
+        /* Counted down from the most, so that no sum of large counts wraps. */
+        uint64_t most = l->v[CORE_TF_BYTES_IN].v.n - count_of(l, CORE_TF_SELF_BYTES), left = most;
+        for (size_t k = 0; k < l->v[id].v.list.npids; k++) {
+            if (l->v[id].v.list.counts[k] > left)
+                return cost_jfail(l->c, key_of(l, id),
+                                  "expected counts whose sum is <= %llu (bytes_in less self_bytes)",
+                                  (unsigned long long)most);
+            left -= l->v[id].v.list.counts[k];
+        }
         return 0;
     }
     case CORE_TL_ENTER:
