@@ -411,6 +411,20 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
     return best;
 }
 
+const cost_ccm_fn *cost_dbsp_division_fn(const cost_machine *m, const cost_rec *r, int n,
+                                         int divided, int *P)
+{
+    if (!m->has_ccm)
+        return NULL;
+    if (r->step_kind == CORE_KIND_PARTITION)
+        *P = n;
+    else if (r->step_kind == CORE_KIND_REJOIN && divided > 0)
+        *P = divided;
+    else
+        return NULL;
+    return cost_machine_ccm(m, core_kind_name(r->step_kind), *P);
+}
+
 /* The communication time of a D-BSP superstep labelled `label` (level l).
  * Paper 002 charges an i-superstep h·g_i: all its traffic lies inside
  * i-clusters. A superstep of polybsp, labelled by its group (which
@@ -474,26 +488,35 @@ static double dbsp_comm(eval *e, const cost_group *g, const cost_item *it, int l
  * of every part is one superstep of the machine, charged its slowest part, and
  * the program costs the sum over these supersteps. Walks group g from the
  * lockstep superstep `at` and returns the one after its last. */
-static size_t dbsp_group(eval *e, const cost_group *g, size_t at)
+static size_t dbsp_group(eval *e, const cost_group *g, size_t at, int divided)
 {
     for (size_t i = 0; i < g->nitems; i++) {
         const cost_item *it = &g->items[i];
         if (it->cols == NULL) {
             size_t end = at;
             for (size_t k = 0; k < it->nparts; k++) {
-                size_t part_end = dbsp_group(e, &it->parts[k], at);
+                size_t part_end = dbsp_group(e, &it->parts[k], at, g->nmembers);
                 end = part_end > end ? part_end : end;
             }
             at = end;
             continue;
         }
         stats s = step_stats(e, g, it);
-        int label = cost_dbsp_label(e->t, g, it, e->flags);
-        const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
-        /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
-         * The clocks here count from the end of the previous lockstep
+        int n_div = 0;
+        const cost_ccm_fn *div = cost_dbsp_division_fn(e->m, cost_item_rec(e->t, g, it, 0),
+                                                       g->nmembers, divided, &n_div);
+        double comm;
+        if (div != NULL) {
+            comm = cost_ccm_eval(div, n_div, s.h_ccm);
+        } else {
+            int label = cost_dbsp_label(e->t, g, it, e->flags);
+            const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
+            /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
+            comm = dbsp_comm(e, g, it, label, l) + l->L;
+        }
+        /* The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */
-        e->cost[at] = fmax(e->cost[at], s.ready + dbsp_comm(e, g, it, label, l) + l->L + s.reg);
+        e->cost[at] = fmax(e->cost[at], s.ready + comm + s.reg);
         finish(e, g, it, 0, 1);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;
@@ -513,7 +536,7 @@ static int dbsp(eval *e)
         return -1;
     e->out_attributed = e->in_charged + P;
     e->out_charged = e->in_charged + 2 * P;
-    size_t steps = dbsp_group(e, e->t->root, 0);
+    size_t steps = dbsp_group(e, e->t->root, 0, 0);
     for (size_t k = 1; k < steps; k++)
         e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
     for (size_t r = 0; r < n; r++)    /* finish left each record's own faults in phi */

@@ -7,7 +7,9 @@
  *         smallest cluster of the binary decomposition that holds the group,
  *         which synchronises, and all its traffic (cost_dbsp_label), with
  *         each byte at the g of its sender's and receiver's level (a
- *         departure, dbsp_comm); the parts of a division run in lockstep:
+ *         departure, dbsp_comm); a partition or rejoin superstep costs W +
+ *         CCM's T_partition or T_rejoin when the machine file has them (a
+ *         departure, cost_dbsp_division_fn); the parts of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of
  *         them, and the program costs the sum of these.
  *   ccm:  a plain superstep whose relation is one of paper 000's patterns
@@ -90,6 +92,17 @@ int cost_dbsp_cluster(int P, int label);
  * synchronises no slower). Clusters of one process (no communication at all)
  * only from a level measured on clusters of one. NULL when there is none. */
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
+
+/* The machine's measured T of a division superstep for D-BSP (a departure:
+ * docs/models.md, "Divisions measured"): record r's superstep of a group of
+ * n processes, in a part of a divided group of `divided` processes (0: none).
+ * A partition superstep: T_partition at *P = n; the rejoin superstep of a
+ * part: T_rejoin at *P = divided (each part charges the whole group's, in
+ * lockstep with the others), as cost_machine_ccm finds them. NULL for any
+ * other superstep, and when the machine file has no ccm object (then the
+ * superstep costs as any other). */
+const cost_ccm_fn *cost_dbsp_division_fn(const cost_machine *m, const cost_rec *r, int n,
+                                         int divided, int *P);
 
 /* The local work W of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
  *  - measured, the default: w less the time its put and send calls spent

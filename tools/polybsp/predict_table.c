@@ -189,6 +189,17 @@ static void describe_lines(FILE *out, const predict_view *v)
     if (cost_machine_levels_procs(m) > 0)
         fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
                 m->levels_oversubscribed ? ", oversubscribed" : "");
+    unsigned long ndiv = 0;
+    int deepest = 0;
+    count_divisions(t->root, 0, &ndiv, &deepest);
+    if (m->nlevels > 0 && ndiv > 0) {
+        fprintf(out, "            %s\n",
+                m->has_ccm
+                    ? "a partition or rejoin superstep costs W + the machine's measured "
+                      "T_partition or T_rejoin (CCM's functions)"
+                    : "a partition or rejoin superstep costs as any other: the machine file "
+                      "has no ccm object, whose partition and rejoin it would take (probe again)");
+    }
     double L[COST_MAX_LEVELS];
     for (size_t i = 0; i < m->nlevels; i++)
         L[i] = m->levels[i].L;
