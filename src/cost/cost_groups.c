@@ -178,10 +178,20 @@ typedef struct eval {
     double *phi;   /* per kept record */
     double *cost;  /* D-BSP: per lockstep superstep, the slowest cluster's cost */
     size_t *pos;   /* D-BSP: per kept record, its lockstep superstep */
-    /* D-BSP, per member of a superstep (dbsp_comm): its bytes in at their
-     * levels' g, its bytes out that receivers attributed to it, and those at
-     * their levels' g. */
-    double *in_charged, *out_attributed, *out_charged;
+    /* D-BSP, per member of a superstep (dbsp_comm): its weights of a byte in
+     * and out; its bytes out that receivers attributed to it and its bytes in
+     * that their senders are not known for; its bytes through its cluster at
+     * the level being summed, in and out (those of the levels above); its
+     * bytes in, then out, by their pairs' level (by_level, 2 (R + 1) a
+     * member). The cluster
+     * tables (dbsp_clusters); per cluster of one level, by first pid, its
+     * bytes in and out from all levels and from its parent's (cut), and the
+     * clusters a level touched. */
+    double *w_in, *w_out, *out_attributed, *in_unattributed, *through_in, *through_out;
+    double *by_level;
+    int *clo, *crossing;
+    double *cut;
+    size_t *touched;
 } eval;
 
 static size_t rec_index(const cost_trace *t, const cost_group *g, const cost_item *it, int j)
@@ -425,57 +435,132 @@ const cost_ccm_fn *cost_dbsp_division_fn(const cost_machine *m, const cost_rec *
     return cost_machine_ccm(m, core_kind_name(r->step_kind), *P);
 }
 
+/* D-BSP's clusters as tables: clo[k·P + p], the first pid of p's cluster at
+ * level k, or -1 below the level where p is alone; crossing[k·P + lo], for the
+ * cluster at level k that starts at lo, how many of its members cross to the
+ * other half of its parent in the probe's pattern for the parent's level
+ * (every member of the first half is paired with one of the second, the
+ * middle process of an odd parent idle): ⌊parent's size / 2⌋. */
+static void dbsp_clusters(eval *e, int lo, int hi, int k, int parent)
+{
+    int P = e->t->nprocs;
+    for (int p = lo; p < hi; p++)
+        e->clo[(size_t)k * P + p] = lo;
+    e->crossing[(size_t)k * P + lo] = parent / 2;
+    if (hi - lo > 1) {
+        int mid = lo + (hi - lo + 1) / 2; /* the first half gets ceil(n/2) */
+        dbsp_clusters(e, lo, mid, k + 1, hi - lo);
+        dbsp_clusters(e, mid, hi, k + 1, hi - lo);
+    }
+}
+
 /* The communication time of a D-BSP superstep labelled `label` (level l).
  * Paper 002 charges an i-superstep h·g_i: all its traffic lies inside
- * i-clusters. A superstep of polybsp, labelled by its group (which
- * synchronises), may also move bytes inside smaller clusters (Cannon's shift
- * along a row of a node beside one across the nodes); each byte is charged the g of the smallest
- * cluster holding its sender and receiver, as the superstep would cost split into one superstep per
- * level without their barriers (a departure: docs/models.md, "D-BSP", "Each byte at its own
- * level"). Per member, its h's two sides (the hpput and message weights included) times the mean g
- * of the bytes on that side; h combines them as BSP's does. On a superstep whose traffic is at its
- * label's level this is g_i·h to the letter. A trace without from_bytes (written before
- * 2026-11-30) and bytes the receivers do not attribute take the label's g. */
-static double dbsp_comm(eval *e, const cost_group *g, const cost_item *it, int label,
-                        const cost_level *l)
+ * i-clusters, and g_i is measured with every member of each i-cluster's
+ * first half sending h to its second half and back, all at once (the
+ * probe's pattern). A polybsp superstep need not be such: it has bytes at
+ * several levels (Cannon's shift of B across the nodes beside A's inside
+ * them), and some members cross while others do not (an irregular
+ * exchange), where a node's link that its processes share carries the bytes
+ * of those that cross alone. So (a departure: docs/models.md, "D-BSP",
+ * "Clusters' links") each cluster H passes bytes in and out at the rates its
+ * levels' patterns showed: in the pattern of level j, crossing(H) of its
+ * members (⌊its parent's size / 2⌋, the middle of an odd parent idle) sent h
+ * each across H's parent in g_j·h, j the parent's level, and all members of
+ * H crossed in g_i·h at every level i above. The superstep costs its busiest
+ * cluster:
+ *     max over the clusters H, processes alone among them, of
+ *         (B_in(H) @ B_out(H)) · min_{i < level(H)} g_i / crossing(H),
+ *         (b_in(H) @ b_out(H)) · g_j / crossing(H),
+ * with B the bytes into and out of H from any level, b those between the
+ * halves of H's parent (at level j): the first reads the g as the capacity of
+ * H's link (a node's: a process of `cluster-16x8` that crosses alone gets
+ * its node's link), the second holds each level's own measure (a torus's
+ * row, whose pairs four hops apart share links, is slower than the two rows'
+ * pairs one hop apart). Bytes come from the receivers' from_bytes, an
+ * hpput's or a message's byte weighed as for h. On the probe's own pattern
+ * this is g_j·h to the letter. Bytes the receivers do not attribute (a trace
+ * written before 2026-11-30) cost their process's h at the label's g, as the
+ * paper's formula. */
+static double dbsp_comm(eval *e, const cost_group *g, const cost_item *it, const cost_level *l)
 {
     const cost_machine *m = e->m;
-    int P = e->t->nprocs, n = g->nmembers;
-    double level_g[COST_MAX_LEVELS + 1];
-    for (int v = 0; v <= cost_rounds(P) && v <= COST_MAX_LEVELS; v++) {
-        const cost_level *lv = v <= label ? l : cost_dbsp_level(m, P, v);
-        level_g[v] = lv != NULL ? lv->g : l->g;
+    int P = e->t->nprocs, n = g->nmembers, R = cost_rounds(P);
+    size_t L = (size_t)R + 1;
+    /* level_g[k]: level k's g; cap[k]: the least g of the levels above k. */
+    double level_g[COST_MAX_LEVELS + 1], cap[COST_MAX_LEVELS + 1], least = INFINITY;
+    for (int k = 0; k <= R && k <= COST_MAX_LEVELS; k++) {
+        cap[k] = isinf(least) ? l->g : least;
+        const cost_level *lv = cost_dbsp_level(m, P, k);
+        level_g[k] = lv != NULL ? lv->g : l->g;
+        if (level_g[k] > 0)
+            least = fmin(least, level_g[k]);
     }
-    for (int j = 0; j < n; j++)
-        e->in_charged[j] = e->out_attributed[j] = e->out_charged[j] = 0;
-    /* Each receiver's bytes at their levels' g, attributed to their senders. */
+    double kw = cost_machine_hp_ratio(m, COST_NO_PATTERN), comm = 0;
+    /* Each member's weight of a byte in and out (hpput and message bytes
+     * weighed), and its weighed bytes in and out by their pairs' level. */
+    for (int j = 0; j < n; j++) {
+        const cost_rec *r = cost_item_rec(e->t, g, it, j);
+        double in, out;
+        cost_hbytes_sides(r, kw, kw, &in, &out);
+        e->w_in[j] = r->bytes_in > 0 ? in / (double)r->bytes_in : 1;
+        e->w_out[j] = r->bytes_out > 0 ? out / (double)r->bytes_out : 1;
+        e->out_attributed[j] = 0;
+        for (size_t k = 0; k < 2 * L; k++)
+            e->by_level[2 * L * (size_t)j + k] = 0;
+    }
     for (int j = 0; j < n; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
         double attributed = 0;
         for (size_t f = 0; r->from_bytes != NULL && f < r->nfrom; f++) {
             double b = (double)r->from_bytes[f];
-            double charged = level_g[cost_dbsp_pair_level(P, r->from[f], r->pid)] * b;
-            attributed += b;
-            e->in_charged[j] += charged;
             int q = member_index(g, r->from[f]);
+            size_t level = (size_t)cost_dbsp_pair_level(P, r->from[f], r->pid);
+            attributed += b;
+            e->by_level[2 * L * (size_t)j + level] += b * e->w_in[j];
             if (q >= 0) {
                 e->out_attributed[q] += b;
-                e->out_charged[q] += charged;
+                e->by_level[2 * L * (size_t)q + L + level] += b * e->w_out[q];
             }
         }
-        e->in_charged[j] += l->g * fmax(0, (double)r->bytes_in - attributed);
+        e->in_unattributed[j] = fmax(0, (double)r->bytes_in - attributed) * e->w_in[j];
     }
-    double k = cost_machine_hp_ratio(m, COST_NO_PATTERN), comm = 0;
+    /* Bytes no receiver attributes: their process's h at the label's g. */
     for (int j = 0; j < n; j++) {
         const cost_rec *r = cost_item_rec(e->t, g, it, j);
-        double in, out;
-        cost_hbytes_sides(r, k, k, &in, &out);
-        double out_charged =
-            e->out_charged[j] + l->g * fmax(0, (double)r->bytes_out - e->out_attributed[j]);
-        /* The sides' bytes, weighed, at the mean g of the bytes on each. */
-        in *= r->bytes_in > 0 ? e->in_charged[j] / (double)r->bytes_in : l->g;
-        out *= r->bytes_out > 0 ? out_charged / (double)r->bytes_out : l->g;
-        comm = fmax(comm, m->h_sum ? in + out : fmax(in, out));
+        double in = e->in_unattributed[j],
+               out = fmax(0, (double)r->bytes_out - e->out_attributed[j]) * e->w_out[j];
+        comm = fmax(comm, l->g * (m->h_sum ? in + out : fmax(in, out)));
+        e->through_in[j] = e->through_out[j] = 0;
+    }
+    /* Level by level, each member's bytes through its cluster there: B, all
+     * those of the levels above (summed as k grows), b, those of level k - 1. */
+    for (int k = 1; k <= R; k++) {
+        size_t ntouched = 0;
+        for (int j = 0; j < n; j++) {
+            const double *own = &e->by_level[2 * L * (size_t)j];
+            e->through_in[j] += own[k - 1];
+            e->through_out[j] += own[L + (size_t)k - 1];
+            int lo = e->clo[(size_t)k * (size_t)P + (size_t)g->members[j]];
+            if (lo < 0 || (e->through_in[j] == 0 && e->through_out[j] == 0))
+                continue;
+            double *cut = &e->cut[4 * (size_t)lo];
+            if (cut[0] == 0 && cut[1] == 0)
+                e->touched[ntouched++] = (size_t)lo;
+            cut[0] += e->through_in[j];
+            cut[1] += e->through_out[j];
+            cut[2] += own[k - 1];
+            cut[3] += own[L + (size_t)k - 1];
+        }
+        for (size_t t = 0; t < ntouched; t++) {
+            size_t lo = e->touched[t], at = (size_t)k * (size_t)P + lo;
+            double *cut = &e->cut[4 * lo];
+            double all = m->h_sum ? cut[0] + cut[1] : fmax(cut[0], cut[1]);
+            double own = m->h_sum ? cut[2] + cut[3] : fmax(cut[2], cut[3]);
+            int crossing = e->crossing[at] > 0 ? e->crossing[at] : 1;
+            comm = fmax(comm, fmax(all * cap[k], own * level_g[k - 1]) / crossing);
+            cut[0] = cut[1] = cut[2] = cut[3] = 0;
+        }
     }
     return comm;
 }
@@ -512,7 +597,7 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at, int divided)
             int label = cost_dbsp_label(e->t, g, it, e->flags);
             const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
             /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
-            comm = dbsp_comm(e, g, it, label, l) + l->L;
+            comm = dbsp_comm(e, g, it, l) + l->L;
         }
         /* The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */
@@ -528,14 +613,26 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at, int divided)
 static int dbsp(eval *e)
 {
     size_t n = e->t->start[e->t->nprocs];
-    size_t P = (size_t)e->t->nprocs;
+    size_t P = (size_t)e->t->nprocs, levels = (size_t)cost_rounds(e->t->nprocs) + 1;
     e->cost = calloc(n + 1, sizeof *e->cost);
     e->pos = calloc(n + 1, sizeof *e->pos);
-    e->in_charged = malloc(3 * P * sizeof *e->in_charged);
-    if (e->cost == NULL || e->pos == NULL || e->in_charged == NULL)
+    e->w_in = malloc(6 * P * sizeof *e->w_in);
+    e->by_level = malloc(2 * levels * P * sizeof *e->by_level);
+    e->clo = malloc(levels * P * sizeof *e->clo);
+    e->crossing = calloc(levels * P, sizeof *e->crossing);
+    e->cut = calloc(4 * P, sizeof *e->cut);
+    e->touched = malloc(P * sizeof *e->touched);
+    if (e->cost == NULL || e->pos == NULL || e->w_in == NULL || e->by_level == NULL ||
+        e->clo == NULL || e->crossing == NULL || e->cut == NULL || e->touched == NULL)
         return -1;
-    e->out_attributed = e->in_charged + P;
-    e->out_charged = e->in_charged + 2 * P;
+    e->w_out = e->w_in + P;
+    e->out_attributed = e->w_in + 2 * P;
+    e->in_unattributed = e->w_in + 3 * P;
+    e->through_in = e->w_in + 4 * P;
+    e->through_out = e->w_in + 5 * P;
+    for (size_t i = 0; i < levels * P; i++)
+        e->clo[i] = -1;
+    dbsp_clusters(e, 0, (int)P, 0, 0);
     size_t steps = dbsp_group(e, e->t->root, 0, 0);
     for (size_t k = 1; k < steps; k++)
         e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
@@ -562,7 +659,12 @@ double cost_groups_predict(cost_model_kind k, const cost_trace *t, const cost_ma
     free(e.phi);
     free(e.cost);
     free(e.pos);
-    free(e.in_charged);
+    free(e.w_in);
+    free(e.by_level);
+    free(e.clo);
+    free(e.crossing);
+    free(e.cut);
+    free(e.touched);
     return total;
 }
 

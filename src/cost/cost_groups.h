@@ -6,8 +6,9 @@
  *         the group's members, h = in @ out), i its label: the level of the
  *         smallest cluster of the binary decomposition that holds the group,
  *         which synchronises, and all its traffic (cost_dbsp_label), with
- *         each byte at the g of its sender's and receiver's level (a
- *         departure, dbsp_comm); a partition or rejoin superstep costs W +
+ *         g_i·h read as the busiest cluster's link: its bytes in and out at
+ *         the rates its levels' patterns showed (a departure, dbsp_comm);
+ *         a partition or rejoin superstep costs W +
  *         CCM's T_partition or T_rejoin when the machine file has them (a
  *         departure, cost_dbsp_division_fn); the parts of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of

@@ -81,19 +81,27 @@ static void dbsp_butterfly_labels(void)
     ",\"bytes_out\":" #out ",\"msgs_out\":2,\"bytes_in\":1200,\"msgs_in\":2,\"from\":[" from       \
     "]" in ",\"t_enter\":0,\"t_exit\":0}\n"
 
-/* Each byte at the level of its sender and receiver (models.md, "D-BSP"):
- * every process sends 1000 bytes to pid^1 (level 1, g 5e-10) and 200 to
- * pid^2 (level 0, g 1e-9), so the superstep is labelled 0, h = in + out.
- * Step 0: in = out = 1000·5e-10 + 200·1e-9 = 7e-7 for everyone:
- *   0.001 + 1.4e-6 + 1e-5 = 0.0010114.
- * Step 1: the same, and pid 0 sends 500 bytes that no receiver lists (they
- * take the label's g): its out = 7e-7 + 500·1e-9 = 1.2e-6:
- *   0.001 + 1.9e-6 + 1e-5 = 0.0010119. Total 0.0020233.
- * Either label reading (the traffic's cluster is the group's here). Without
- * from_bytes (a trace written before 2026-11-30) every byte takes the label's
- * g as paper 002 charges a 0-superstep: 0.001 + 1e-9·2400 + 1e-5 =
- * 0.0010124, then with pid 0's h of 2900: 0.0010129; total 0.0020253. */
-static void dbsp_each_byte_level(void)
+/* The clusters' links (models.md, "D-BSP"): machine_groups.json, P = 4, g_0
+ * 1e-9 (clusters of 4), g_1 5e-10 (clusters of 2), h = in + out. The clusters
+ * below level 0 are {0,1} and {2,3} (level 1, crossing ⌊4/2⌋ = 2, the least
+ * g above them min(g_0) = 1e-9) and the processes alone (level 2, crossing
+ * 1, least g above min(g_0, g_1) = 5e-10). A cluster costs
+ * max((B_in @ B_out)·least g above, (b_in @ b_out)·its parent's g) / crossing,
+ * b the bytes between its parent's halves.
+ * Step 0: every process sends 1000 bytes to pid^1 (level 1) and 200 to pid^2
+ * (level 0), labelled 0. A process: B = 1200 + 1200 at 5e-10 = 1.2e-6, b
+ * (its pair's level-1 bytes) 2000 at g_1 = 1e-6: 1.2e-6. {0,1}: B = b = 400
+ * in + 400 out (the level-0 bytes), max(800·1e-9, 800·1e-9) / 2 = 4e-7. So
+ * 1.2e-6: 0.001 + 1.2e-6 + ℓ_0 1e-5 = 0.0010112 (charging each process's h
+ * at its bytes' own levels would say 1.4e-6; the paper's g_0·h 2.4e-6).
+ * Step 1: the same, and pid 0 sends 500 bytes more that no receiver lists:
+ * those cost its h at the label's g, 500·1e-9 = 5e-7, beside the clusters:
+ * 0.0010112 again. Total 0.0020224, either label reading (the traffic's
+ * cluster is the group's here). Without from_bytes (a trace written before
+ * 2026-11-30) every byte takes the label's g as paper 002 charges a
+ * 0-superstep: 0.001 + 1e-9·2400 + 1e-5 = 0.0010124, then with pid 0's h of
+ * 2900: 0.0010129; total 0.0020253. */
+static void dbsp_clusters_links(void)
 {
 #define STEP(s, out0, fb)                                                                          \
     BREC(s, 0, out0, "1,2", fb("1000,200"))                                                        \
@@ -110,11 +118,43 @@ static void dbsp_each_byte_level(void)
 #undef FB
 #undef NONE
     CHECK(cost_dbsp_label(&t, t.root, &t.root->items[0], COST_DBSP_TRAFFIC) == 0);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.0010114, 0.0010119}, 0.0020233);
-    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0.0010114, 0.0010119}, 0.0020233);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.0010112, 0.0010112}, 0.0020224);
+    expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0.0010112, 0.0010112}, 0.0020224);
     expect_model(COST_DBSP, &old, &m, 0, (double[]){0.0010124, 0.0010129}, 0.0020253);
     cost_trace_free(&t);
     cost_trace_free(&old);
+}
+
+/* A record of W 1 ms that sends `out` bytes and receives `in` from the
+ * processes `from`, in bytes `fb` each. */
+#define LREC(pid, out, in, from, fb)                                                               \
+    "{\"step\":0,\"pid\":" #pid ",\"kind\":\"normal\",\"level\":0,\"w\":0.001,\"bytes_out\":" #out \
+    ",\"msgs_out\":1,\"bytes_in\":" #in ",\"msgs_in\":1,\"from\":[" from "],\"from_bytes\":[" fb   \
+    "],\"t_enter\":0,\"t_exit\":0}\n"
+
+/* A process that crosses alone (machine_groups.json as above): pid 0 sends
+ * 1000 bytes to pid 2 (level 0), nobody else sends. pid 0 and pid 2 alone:
+ * 1000 at 5e-10 = 5e-7 (b: none, level 0's bytes cross {0,1}'s parent);
+ * {0,1} and {2,3}: max(1000·1e-9, 1000·g_0 1e-9) / 2 = 5e-7. So 0.001 + 5e-7
+ * + 1e-5 = 0.0010105: the link of {0,1} carried two processes' bytes in g_0's
+ * pattern and carries one's here (the paper's g_0·h says 1e-6). Both halves
+ * sending (pid 1 to pid 3 as well): {0,1} carries 2000, 2000·1e-9 / 2 = 1e-6:
+ * 0.001011, g_0·h to the letter. */
+static void dbsp_lone_crossing(void)
+{
+    cost_trace alone, both;
+    cost_machine m;
+    machine4(&m);
+    CHECK(read_text(HEADER4 LREC(0, 1000, 0, "", "") LREC(1, 0, 0, "", "")
+                        LREC(2, 0, 1000, "0", "1000") LREC(3, 0, 0, "", ""),
+                    &alone) == 0);
+    CHECK(read_text(HEADER4 LREC(0, 1000, 0, "", "") LREC(1, 1000, 0, "", "")
+                        LREC(2, 0, 1000, "0", "1000") LREC(3, 0, 1000, "1", "1000"),
+                    &both) == 0);
+    expect_model(COST_DBSP, &alone, &m, 0, (double[]){0.0010105}, 0.0010105);
+    expect_model(COST_DBSP, &both, &m, 0, (double[]){0.001011}, 0.001011);
+    cost_trace_free(&alone);
+    cost_trace_free(&both);
 }
 
 /* Two parts of one process each: part 0 works 10 s then 1 s (its rejoin), part
@@ -250,7 +290,8 @@ static void dbsp_check_messages(void)
 static const struct test_case cases[] = {
     {"dbsp_pair_levels", dbsp_pair_levels},
     {"dbsp_butterfly_labels", dbsp_butterfly_labels},
-    {"dbsp_each_byte_level", dbsp_each_byte_level},
+    {"dbsp_clusters_links", dbsp_clusters_links},
+    {"dbsp_lone_crossing", dbsp_lone_crossing},
     {"dbsp_lockstep_twenty", dbsp_lockstep_twenty},
     {"dbsp_division", dbsp_division},
     {"dbsp_bcast", dbsp_bcast},

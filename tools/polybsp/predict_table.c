@@ -351,7 +351,7 @@ static void note_registrations(FILE *out, const cost_trace *t, const cost_machin
 }
 
 /* Whether the trace says the bytes from each source wherever data arrived
- * (D-BSP charges each byte at its own level then; models.md). */
+ * (D-BSP charges each cluster's link then; models.md). */
 static int says_bytes_by_source(const cost_trace *t)
 {
     for (size_t i = 0; i < t->start[t->nprocs]; i++)
