@@ -421,18 +421,20 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
     return best;
 }
 
-const cost_ccm_fn *cost_dbsp_division_fn(const cost_machine *m, const cost_rec *r, int n,
-                                         int divided, int *P)
+const cost_level *cost_dbsp_division(const cost_machine *m, const cost_trace *t,
+                                     const cost_group *g, const cost_item *it,
+                                     const cost_group *divided)
 {
-    if (!m->has_ccm)
+    int kind = cost_item_rec(t, g, it, 0)->step_kind;
+    const cost_group *whole = kind == CORE_KIND_PARTITION ? g
+                              : kind == CORE_KIND_REJOIN  ? divided
+                                                          : NULL;
+    if (whole == NULL)
         return NULL;
-    if (r->step_kind == CORE_KIND_PARTITION)
-        *P = n;
-    else if (r->step_kind == CORE_KIND_REJOIN && divided > 0)
-        *P = divided;
-    else
-        return NULL;
-    return cost_machine_ccm(m, core_kind_name(r->step_kind), *P);
+    int P = t->nprocs;
+    const cost_level *l = cost_dbsp_level(
+        m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
+    return l != NULL && l->partition > 0 && l->rejoin > 0 ? l : NULL;
 }
 
 /* D-BSP's clusters as tables: clo[k·P + p], the first pid of p's cluster at
@@ -573,35 +575,33 @@ static double dbsp_comm(eval *e, const cost_group *g, const cost_item *it, const
  * of every part is one superstep of the machine, charged its slowest part, and
  * the program costs the sum over these supersteps. Walks group g from the
  * lockstep superstep `at` and returns the one after its last. */
-static size_t dbsp_group(eval *e, const cost_group *g, size_t at, int divided)
+static size_t dbsp_group(eval *e, const cost_group *g, size_t at, const cost_group *divided)
 {
     for (size_t i = 0; i < g->nitems; i++) {
         const cost_item *it = &g->items[i];
         if (it->cols == NULL) {
             size_t end = at;
             for (size_t k = 0; k < it->nparts; k++) {
-                size_t part_end = dbsp_group(e, &it->parts[k], at, g->nmembers);
+                size_t part_end = dbsp_group(e, &it->parts[k], at, g);
                 end = part_end > end ? part_end : end;
             }
             at = end;
             continue;
         }
         stats s = step_stats(e, g, it);
-        int n_div = 0;
-        const cost_ccm_fn *div = cost_dbsp_division_fn(e->m, cost_item_rec(e->t, g, it, 0),
-                                                       g->nmembers, divided, &n_div);
-        double comm;
-        if (div != NULL) {
-            comm = cost_ccm_eval(div, n_div, s.h_ccm);
-        } else {
-            int label = cost_dbsp_label(e->t, g, it, e->flags);
-            const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
-            /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing. */
-            comm = dbsp_comm(e, g, it, l) + l->L;
-        }
-        /* The clocks here count from the end of the previous lockstep
+        int label = cost_dbsp_label(e->t, g, it, e->flags);
+        const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
+        /* A division's own superstep synchronises as the probe's partition or
+         * rejoin of its cluster did, instead of as an empty superstep. */
+        const cost_level *div = cost_dbsp_division(e->m, e->t, g, it, divided);
+        double sync = div == NULL ? l->L
+                      : cost_item_rec(e->t, g, it, 0)->step_kind == CORE_KIND_PARTITION
+                          ? div->partition
+                          : div->rejoin;
+        /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
+         * The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */
-        e->cost[at] = fmax(e->cost[at], s.ready + comm + s.reg);
+        e->cost[at] = fmax(e->cost[at], s.ready + dbsp_comm(e, g, it, l) + sync + s.reg);
         finish(e, g, it, 0, 1);
         for (int j = 0; j < g->nmembers; j++)
             e->pos[rec_index(e->t, g, it, j)] = at;
@@ -633,7 +633,7 @@ static int dbsp(eval *e)
     for (size_t i = 0; i < levels * P; i++)
         e->clo[i] = -1;
     dbsp_clusters(e, 0, (int)P, 0, 0);
-    size_t steps = dbsp_group(e, e->t->root, 0, 0);
+    size_t steps = dbsp_group(e, e->t->root, 0, NULL);
     for (size_t k = 1; k < steps; k++)
         e->cost[k] += e->cost[k - 1]; /* now the clock at the end of superstep k */
     for (size_t r = 0; r < n; r++)    /* finish left each record's own faults in phi */

@@ -8,9 +8,10 @@
  *         which synchronises, and all its traffic (cost_dbsp_label), with
  *         g_i·h read as the busiest cluster's link: its bytes in and out at
  *         the rates its levels' patterns showed (a departure, dbsp_comm);
- *         a partition or rejoin superstep costs W +
- *         CCM's T_partition or T_rejoin when the machine file has them (a
- *         departure, cost_dbsp_division_fn); the parts of a division run in lockstep:
+ *         a partition or rejoin superstep synchronises as the probe's
+ *         bsp_partition or bsp_rejoin of its cluster's level did, when the
+ *         machine file has them (a departure, cost_dbsp_division); the parts
+ *         of a division run in lockstep:
  *         their k-th supersteps form one superstep that costs the most of
  *         them, and the program costs the sum of these.
  *   ccm:  a plain superstep whose relation is one of paper 000's patterns
@@ -94,16 +95,17 @@ int cost_dbsp_cluster(int P, int label);
  * only from a level measured on clusters of one. NULL when there is none. */
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
-/* The machine's measured T of a division superstep for D-BSP (a departure:
- * docs/models.md, "Divisions measured"): record r's superstep of a group of
- * n processes, in a part of a divided group of `divided` processes (0: none).
- * A partition superstep: T_partition at *P = n; the rejoin superstep of a
- * part: T_rejoin at *P = divided (each part charges the whole group's, in
- * lockstep with the others), as cost_machine_ccm finds them. NULL for any
- * other superstep, and when the machine file has no ccm object (then the
- * superstep costs as any other). */
-const cost_ccm_fn *cost_dbsp_division_fn(const cost_machine *m, const cost_rec *r, int n,
-                                         int divided, int *P);
+/* The level whose measured division D-BSP charges superstep it of group g (a
+ * departure: docs/models.md, "Divisions measured"), g a part of `divided`
+ * (NULL at the top): for a partition superstep, the level of the smallest
+ * cluster holding g; for a part's rejoin superstep, that of `divided`, the
+ * group it rejoins; as cost_dbsp_level finds them. NULL for any other
+ * superstep and when that level has no partition and rejoin times (a machine
+ * file written before 2026-11-30): then the superstep synchronises as any
+ * other, at its label's ℓ. */
+const cost_level *cost_dbsp_division(const cost_machine *m, const cost_trace *t,
+                                     const cost_group *g, const cost_item *it,
+                                     const cost_group *divided);
 
 /* The local work W of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
  *  - measured, the default: w less the time its put and send calls spent

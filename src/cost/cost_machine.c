@@ -309,6 +309,13 @@ static int read_level(cost_jctx *c, const json_t *e, size_t i, void *into)
     l->cluster = (int)cluster;
     /* Clusters of one process exchange nothing (a process's traffic to itself
      * is not in h): their g is never used and may be 0. */
+    l->partition = l->rejoin = 0;
+    if (json_object_get(e, "partition") != NULL &&
+        cost_jnum(c, e, "partition", COST_NONNEG, &l->partition) < 0)
+        return -1;
+    if (json_object_get(e, "rejoin") != NULL &&
+        cost_jnum(c, e, "rejoin", COST_NONNEG, &l->rejoin) < 0)
+        return -1;
     return cost_jnum(c, e, "g", cluster == 1 ? COST_NONNEG : COST_POS, &l->g) < 0 ||
                    cost_jnum(c, e, "L", COST_ANY, &l->L) < 0
                ? -1
@@ -807,7 +814,16 @@ static void put_levels(FILE *f, const cost_level *levels, size_t n, const char *
         const cost_level *l = &levels[i];
         fprintf(f, "%s\n%s{\"level\": %d, \"cluster\": %d, \"g\": ", i > 0 ? "," : "", indent,
                 l->level, l->cluster);
-        put_line_end(f, l->g, l->L);
+        cost_jput_num(f, l->g);
+        fputs(", \"L\": ", f);
+        cost_jput_num(f, l->L);
+        if (l->partition > 0 || l->rejoin > 0) {
+            fputs(", \"partition\": ", f);
+            cost_jput_num(f, l->partition);
+            fputs(", \"rejoin\": ", f);
+            cost_jput_num(f, l->rejoin);
+        }
+        fputc('}', f);
     }
     fputs("]", f);
 }

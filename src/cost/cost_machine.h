@@ -54,6 +54,9 @@ typedef struct cost_level {
     int level;
     int cluster;
     double g, L; /* seconds per byte, seconds */
+    /* Seconds of the probe's bsp_partition(2, NULL) of a cluster of this level
+     * and of the bsp_rejoin back into one, no data moved (0: not measured). */
+    double partition, rejoin;
 } cost_level;
 
 /* D-BSP's levels measured at one P (dbsp.by_procs). */

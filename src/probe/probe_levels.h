@@ -14,7 +14,10 @@
  * samples time the empty superstep of a process alone, the ℓ of the
  * supersteps that D-BSP labels there (cost_groups.h). One sample is one superstep, timed on each
  * process as in probe_measure.h; its time is the largest over all processes of all clusters (D-BSP
- * charges a labelled superstep its slowest cluster).
+ * charges a labelled superstep its slowest cluster). The bsp_partition(2, NULL) that divides each
+ * i-cluster on the way to a deeper level, and the bsp_rejoin back into it, are timed too (the
+ * largest over the processes, no data moved): part[i] and rejoin[i], which D-BSP charges a
+ * program's own divisions (cost_groups.h).
  *
  * The cells are the (level, size) pairs, measured in rounds (probe_rounds in
  * probe_measure.h). Each round visits the levels in turn and, inside a level,
@@ -53,6 +56,8 @@ typedef struct probe_levels {
     size_t nlevels;               /* levels 0 .. nlevels−1 */
     int cluster[COST_MAX_LEVELS]; /* the largest i-cluster, ceil(P / 2^i) */
     probe_stat stat[COST_MAX_LEVELS][COST_MAX_SIZES];
+    /* dividing an i-cluster in two, and rejoining into one (n = 0 for the last level) */
+    probe_stat part[COST_MAX_LEVELS], rejoin[COST_MAX_LEVELS];
     /* out of probe_levels_fit */
     int h_sum;
     double h[COST_MAX_SIZES]; /* the x of the fits */
@@ -72,7 +77,8 @@ void probe_levels_measure(probe_levels *lv);
 void probe_levels_body(void *lv);
 
 /* Fits every level and writes those with g_i > 0 and the one of clusters of one
- * into m, with the P measured and whether it exceeded the cores. */
+ * into m, with the P measured and whether it exceeded the cores, and the median
+ * partition and rejoin of each level that divides. */
 void probe_levels_fit(probe_levels *lv, int h_sum, int cores, cost_levels_procs *m);
 
 /* Table D-BSP: per level and h, the median time and spread; ℓ_i, g_i and the

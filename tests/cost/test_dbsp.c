@@ -183,29 +183,28 @@ static void dbsp_lockstep_twenty(void)
     cost_machine m;
     CHECK(read_text(text, &t) == 0);
     load_machine("machine_max.json", &m);
-    m.levels[0] = (cost_level){0, 2, 1e-9, 0.5};
-    m.levels[1] = (cost_level){1, 1, 0, 0};
+    m.levels[0] = (cost_level){0, 2, 1e-9, 0.5, 0, 0};
+    m.levels[1] = (cost_level){1, 1, 0, 0, 0, 0};
     m.nlevels = 2;
     expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC, (double[]){0, 10, 10}, 20);
     cost_trace_free(&t);
 }
 
 /* division.jsonl (test_ccm.c has its story), labelled by traffic alone, lockstep;
- * machine_groups.json's partition (3e-6, 1e-6, 1e-9) and rejoin (2e-6, 1e-6,
- * 1e-9) charge the division's own supersteps (T = a + b ceil(log2 P) + c h):
- * 0: the partition of 4, W 0.001 (pid 0), h 3000: 0.001 + T_partition(4, 3000)
- *    = 0.001 + 3e-6 + 2e-6 + 3e-6 = 0.001008;
+ * machine_groups.json's levels 0 (clusters of 4: partition 2e-5, rejoin
+ * 1.5e-5) and 1 (clusters of 2) synchronise the division's own supersteps in
+ * place of ℓ; the trace has no from_bytes, so every byte is at its label's g:
+ * 0: the partition of 4, W 0.001 (pid 0), h 3000: 0.001 + 3e-6 + 2e-5 = 0.001023;
  * 1: part 0's exchange 0 <-> 1 (label 1, W 0.002, h 1000: 0.002 + 5e-7 + 4e-6 =
  *    0.0020045) beside part 1's 2 <-> 3 (label 1, W 0.001, h 4000: 0.001006):
  *    0.0020045;
- * 2: part 0's rejoin (W 0.0001 + T_rejoin(4, 0) = 0.000104, the whole divided
- *    group's) beside part 1's second superstep (label 2, 0.003 + 1e-6): 0.003001;
- * 3: part 1's rejoin, 2 -> 3 100 bytes: 0.0002 + T_rejoin(4, 100) = 0.0002 +
- *    2e-6 + 2e-6 + 1e-7 = 0.0002041;
+ * 2: part 0's rejoin into the 4 (W 0.0001 + 1.5e-5) beside part 1's second
+ *    superstep (label 2, 0.003 + 1e-6): 0.003001;
+ * 3: part 1's rejoin, 2 -> 3 100 bytes (label 1): 0.0002 + 5e-8 + 1.5e-5 = 0.00021505;
  * 4: the last superstep of all, no traffic: 0.0005 + 1e-6 = 0.000501.
- * Clocks 0.001008, 0.0030125, 0.0060135, 0.0062176, 0.0067186. Columns: pid
- * 0 is at lockstep superstep 4 in its column 3, so M_3 = 0.0067186: per
- * column 0.001008, 0.0020045, 0.003001, 0.0007051, 0. */
+ * Clocks 0.001023, 0.0030275, 0.0060285, 0.00624355, 0.00674455. Columns: pid
+ * 0 is at lockstep superstep 4 in its column 3, so M_3 = 0.00674455: per
+ * column 0.001023, 0.0020045, 0.003001, 0.00071605, 0. */
 static void dbsp_division(void)
 {
     cost_trace t;
@@ -213,7 +212,7 @@ static void dbsp_division(void)
     load_trace("division.jsonl", &t);
     machine4(&m);
     expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC,
-                 (double[]){0.001008, 0.0020045, 0.003001, 0.0007051, 0}, 0.0067186);
+                 (double[]){0.001023, 0.0020045, 0.003001, 0.00071605, 0}, 0.00674455);
     cost_trace_free(&t);
 }
 
@@ -237,15 +236,16 @@ static void dbsp_bcast(void)
 /* nested.jsonl (test_ccm.c), P = 2, no traffic: every superstep is at level 1
  * (clusters of one process), which a trace of 2 processes finds as the
  * machine's clusters of 1 (its level 2): W 0.001 + 1e-6 = 0.001001, but the
- * division's own supersteps cost W 0.001 + T_partition or T_rejoin
- * (machine_groups.json: a + b ceil(log2 P), h 0). Lockstep 0: the partition
- * of 2 (0.001 + 3e-6 + 1e-6 = 0.001004); 1: part "0"'s partition of 1
- * (0.001003) beside part "1"'s rejoin into 2 (0.001 + 2e-6 + 1e-6): 0.001003;
- * 2: "0/0" rejoins into 1 (0.001002); 3: "0" rejoins into 2 (0.001003);
- * 4: the last (0.001001): 0.005013; pid 1's column 2 is lockstep superstep 4
- * (--dbsp-label traffic): 0.001002 + 0.001003 + 0.001001 = 0.003006. By
- * default the last superstep of both processes is at level 0 (clusters of 2,
- * the machine's level 1: 0.001 + 4e-6 = 0.001004): 0.005016. */
+ * division of the two and the rejoin into them synchronise as the machine's
+ * clusters of 2 (level 1: partition 6e-6, rejoin 5e-6) did; a cluster of one
+ * process has no such times and divides as any superstep. Lockstep 0: the
+ * partition of 2 (0.001006); 1: part "0"'s partition of 1 (0.001001) beside
+ * part "1"'s rejoin into 2 (0.001005): 0.001005; 2: "0/0" rejoins into 1
+ * (0.001001); 3: "0" rejoins into 2 (0.001005); 4: the last (0.001001):
+ * 0.005018; pid 1's column 2 is lockstep superstep 4 (--dbsp-label traffic):
+ * 0.001001 + 0.001005 + 0.001001 = 0.003007. By default the last superstep
+ * of both processes is at level 0 (clusters of 2, the machine's level 1:
+ * 0.001 + 4e-6 = 0.001004): 0.005021. */
 static void dbsp_nested_by_cluster(void)
 {
     cost_trace t;
@@ -254,8 +254,8 @@ static void dbsp_nested_by_cluster(void)
     machine4(&m);
     CHECK(cost_dbsp_level(&m, 2, 1) == &m.levels[2] && cost_dbsp_level(&m, 2, 0) == &m.levels[1]);
     expect_model(COST_DBSP, &t, &m, COST_DBSP_TRAFFIC,
-                 (double[]){0.001004, 0.001003, 0.003006, 0, 0}, 0.005013);
-    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001004, 0.001003, 0.003009, 0, 0}, 0.005016);
+                 (double[]){0.001006, 0.001005, 0.003007, 0, 0}, 0.005018);
+    expect_model(COST_DBSP, &t, &m, 0, (double[]){0.001006, 0.001005, 0.00301, 0, 0}, 0.005021);
     cost_trace_free(&t);
 }
 

@@ -192,14 +192,20 @@ static void describe_lines(FILE *out, const predict_view *v)
     unsigned long ndiv = 0;
     int deepest = 0;
     count_divisions(t->root, 0, &ndiv, &deepest);
-    if (m->nlevels > 0 && ndiv > 0) {
-        fprintf(out, "            %s\n",
-                m->has_ccm
-                    ? "a partition or rejoin superstep costs W + the machine's measured "
-                      "T_partition or T_rejoin (CCM's functions)"
-                    : "a partition or rejoin superstep costs as any other: the machine file "
-                      "has no ccm object, whose partition and rejoin it would take (probe again)");
-    }
+    size_t divides = 0;
+    for (size_t i = 0; i < m->nlevels; i++)
+        divides += m->levels[i].partition > 0 && m->levels[i].rejoin > 0;
+    if (m->nlevels > 0 && ndiv > 0 && divides == 0)
+        fprintf(out, "            a partition or rejoin superstep synchronises as any other (its "
+                     "label's L): the levels have no partition and rejoin times (probe again)\n");
+    for (size_t i = 0, k = 0; ndiv > 0 && i < m->nlevels; i++)
+        if (m->levels[i].partition > 0 && m->levels[i].rejoin > 0) {
+            k++;
+            fprintf(out, "%s level %d %.4g s and %.4g s%s",
+                    k == 1 ? "            partition, rejoin (in place of L):" : ",",
+                    m->levels[i].level, m->levels[i].partition, m->levels[i].rejoin,
+                    k == divides ? "\n" : "");
+        }
     double L[COST_MAX_LEVELS];
     for (size_t i = 0; i < m->nlevels; i++)
         L[i] = m->levels[i].L;
