@@ -320,6 +320,20 @@ void probe_print_levels(FILE *f, const probe_levels *lv, int cores)
         }
         end_row(f, &r);
     }
+    /* The division of each level's clusters and the rejoin into them (the
+     * last level's, of single processes, never divides). */
+    const probe_stat *division[2] = {lv->part, lv->rejoin};
+    static const char *const division_label[2] = {"partition", "rejoin"};
+    for (int kind = 0; kind < 2; kind++) {
+        add(&r, "%-12s", division_label[kind]);
+        for (size_t i = 0; i < lv->nlevels; i++) {
+            if (division[kind][i].n > 0)
+                add(&r, "  %-20.4E", division[kind][i].median);
+            else
+                add(&r, "  %-20s", "-");
+        }
+        end_row(f, &r);
+    }
     fprintf(f, "\n");
     for (size_t i = 0; i < lv->nlevels; i++)
         if (!(lv->g[i] > 0) && lv->cluster[i] > 1)

@@ -10,8 +10,9 @@
  * around it (none on smpi or for one process); the D-BSP levels of every P, or of
  * PROBE_DBSP_PROCS alone (level i has clusters of
  * ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the whole machine, the last of clusters of one
- * with g = 0), each in dbsp.by_procs, the largest P's also in dbsp.levels; the CCM section with
- * every collective, partition and rejoin, each with a, b, c >= 0 (and c_above
+ * with g = 0; every other with its partition and rejoin times > 0), each in dbsp.by_procs, the
+ * largest P's also in dbsp.levels; the CCM section with every collective, partition and rejoin,
+ * each with a, b, c >= 0 (and c_above
  * >= 0 above a break h_break > 0 when there are two pieces), over all P and for each P alone. A
  * pattern or level or P named in ABSENT ("hpput.exchange", "dbsp.1", "P4") may be missing: the
  * probe leaves out a fit that noise tilted to g <= 0, and says so. Exit status 0, or 1 after naming
@@ -58,6 +59,9 @@ static void check_levels(const cost_level *levels, size_t nlevels, int P, char *
         CHECK(l->level == i);
         CHECK(l->cluster == cluster);
         CHECK((cluster == 1 ? l->g == 0 : l->g > 0) && isfinite(l->g) && isfinite(l->L));
+        /* A level that divides has the probe's partition and rejoin times. */
+        CHECK(cluster == 1 ? l->partition == 0 && l->rejoin == 0
+                           : l->partition > 0 && l->rejoin > 0);
     }
     CHECK(k == nlevels);
 }

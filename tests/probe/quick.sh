@@ -40,6 +40,13 @@ for text in "Table E.1" "Table E.2" "Table PP.1" "Table PP.2" "Table OA.1" "Tabl
         fail=1
     fi
 done
+# Table D-BSP's partition and rejoin rows: level 0 (the whole machine) divides.
+for row in partition rejoin; do
+    if ! sed -n '/^Table D-BSP/,/^Table CCM/p' "$out.stdout" | grep -Eq "^$row +[0-9]"; then
+        echo "FAIL: Table D-BSP has no $row row with level 0's time"
+        fail=1
+    fi
+done
 if [ -n "$dbsp" ] && ! grep -q "^Table D-BSP .*P = $dbsp\b" "$out.stdout"; then
     echo "FAIL: Table D-BSP is not at P = $dbsp"
     fail=1
