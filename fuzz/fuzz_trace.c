@@ -35,9 +35,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m.B = 64;
         m.rate[0] = 1e9; /* flops; the other kinds unmeasured */
         m.h_sum = (int)(size & 1);
-        /* D-BSP: one level for clusters of any size > 1, one for clusters of one. */
-        m.levels[0] = (cost_level){0, 2147483647, 1e-9, 1e-5};
-        m.levels[1] = (cost_level){1, 1, 0, 1e-6};
+        /* D-BSP: one level for clusters of any size > 1 (dividing too), one for clusters of one. */
+        m.levels[0] = (cost_level){0, 2147483647, 1e-9, 1e-5, 2e-5, 1e-5};
+        m.levels[1] = (cost_level){1, 1, 0, 1e-6, 0, 0};
         m.nlevels = 2;
         double *steps = malloc(t.nsteps * sizeof *steps);
         if (steps != NULL) {
