@@ -421,20 +421,21 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
     return best;
 }
 
-const cost_level *cost_dbsp_division(const cost_machine *m, const cost_trace *t,
-                                     const cost_group *g, const cost_item *it,
-                                     const cost_group *divided)
+double cost_dbsp_division(const cost_machine *m, const cost_trace *t, const cost_group *g,
+                          const cost_item *it, const cost_group *divided)
 {
     int kind = cost_item_rec(t, g, it, 0)->step_kind;
     const cost_group *whole = kind == CORE_KIND_PARTITION ? g
                               : kind == CORE_KIND_REJOIN  ? divided
                                                           : NULL;
     if (whole == NULL)
-        return NULL;
+        return 0;
     int P = t->nprocs;
     const cost_level *l = cost_dbsp_level(
         m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
-    return l != NULL && l->partition > 0 && l->rejoin > 0 ? l : NULL;
+    if (l == NULL || !cost_level_divides(l))
+        return 0;
+    return kind == CORE_KIND_PARTITION ? l->partition : l->rejoin;
 }
 
 /* D-BSP's clusters as tables: clo[k·P + p], the first pid of p's cluster at
@@ -593,11 +594,8 @@ static size_t dbsp_group(eval *e, const cost_group *g, size_t at, const cost_gro
         const cost_level *l = cost_dbsp_level(e->m, e->t->nprocs, label);
         /* A division's own superstep synchronises as the probe's partition or
          * rejoin of its cluster did, instead of as an empty superstep. */
-        const cost_level *div = cost_dbsp_division(e->m, e->t, g, it, divided);
-        double sync = div == NULL ? l->L
-                      : cost_item_rec(e->t, g, it, 0)->step_kind == CORE_KIND_PARTITION
-                          ? div->partition
-                          : div->rejoin;
+        double division = cost_dbsp_division(e->m, e->t, g, it, divided);
+        double sync = division > 0 ? division : l->L;
         /* A fitted ℓ_i below 0 cannot make a superstep cost less than nothing.
          * The clocks here count from the end of the previous lockstep
          * superstep: a member's own faults there delay its work here. */

@@ -95,17 +95,17 @@ int cost_dbsp_cluster(int P, int label);
  * only from a level measured on clusters of one. NULL when there is none. */
 const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label);
 
-/* The level whose measured division D-BSP charges superstep it of group g (a
- * departure: docs/models.md, "Divisions measured"), g a part of `divided`
- * (NULL at the top): for a partition superstep, the level of the smallest
- * cluster holding g; for a part's rejoin superstep, that of `divided`, the
- * group it rejoins; as cost_dbsp_level finds them. NULL for any other
- * superstep and when that level has no partition and rejoin times (a machine
- * file written before 2026-11-30): then the superstep synchronises as any
- * other, at its label's ℓ. */
-const cost_level *cost_dbsp_division(const cost_machine *m, const cost_trace *t,
-                                     const cost_group *g, const cost_item *it,
-                                     const cost_group *divided);
+/* The seconds in place of ℓ that D-BSP charges superstep it of group g for
+ * its division (a departure: docs/models.md, "Divisions measured"), g a part
+ * of `divided` (NULL at the top): for a partition superstep, the partition
+ * time of the level of the smallest cluster holding g; for a part's rejoin
+ * superstep, the rejoin time of that of `divided`, the group it rejoins; the
+ * level as cost_dbsp_level finds it. 0 for any other superstep and when that
+ * level has no partition and rejoin times (cost_level_divides; a machine file
+ * written before 2026-11-30): then the superstep synchronises as any other,
+ * at its label's ℓ. */
+double cost_dbsp_division(const cost_machine *m, const cost_trace *t, const cost_group *g,
+                          const cost_item *it, const cost_group *divided);
 
 /* The local work W of one record (flags: COST_USE_OPS, COST_WORK_WHOLE):
  *  - measured, the default: w less the time its put and send calls spent

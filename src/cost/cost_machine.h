@@ -59,6 +59,12 @@ typedef struct cost_level {
     double partition, rejoin;
 } cost_level;
 
+/* Whether the probe measured level l's division: both times, or neither is used. */
+static inline int cost_level_divides(const cost_level *l)
+{
+    return l->partition > 0 && l->rejoin > 0;
+}
+
 /* D-BSP's levels measured at one P (dbsp.by_procs). */
 typedef struct cost_levels_procs {
     int procs;

@@ -194,12 +194,12 @@ static void describe_lines(FILE *out, const predict_view *v)
     count_divisions(t->root, 0, &ndiv, &deepest);
     size_t divides = 0;
     for (size_t i = 0; i < m->nlevels; i++)
-        divides += m->levels[i].partition > 0 && m->levels[i].rejoin > 0;
+        divides += cost_level_divides(&m->levels[i]);
     if (m->nlevels > 0 && ndiv > 0 && divides == 0)
         fprintf(out, "            a partition or rejoin superstep synchronises as any other (its "
                      "label's L): the levels have no partition and rejoin times (probe again)\n");
     for (size_t i = 0, k = 0; ndiv > 0 && i < m->nlevels; i++)
-        if (m->levels[i].partition > 0 && m->levels[i].rejoin > 0) {
+        if (cost_level_divides(&m->levels[i])) {
             k++;
             fprintf(out, "%s level %d %.4g s and %.4g s%s",
                     k == 1 ? "            partition, rejoin (in place of L):" : ",",
