@@ -12,7 +12,13 @@
 
 enum { COLUMNS_PER_BLOCK = 6 };
 
-/* The divisions of the trace and the deepest level their parts reach. */
+/* The divisions of the trace and the deepest level their parts reach:
+ * counted once by predict_table for the three parts that mention them. */
+typedef struct divisions {
+    unsigned long n;
+    int deepest;
+} divisions;
+
 static void count_divisions(const cost_group *g, int depth, unsigned long *n, int *deepest)
 {
     for (size_t i = 0; i < g->nitems; i++) {
@@ -25,7 +31,7 @@ static void count_divisions(const cost_group *g, int depth, unsigned long *n, in
     }
 }
 
-static void describe_run(FILE *out, const cost_trace *t)
+static void describe_run(FILE *out, const cost_trace *t, const divisions *div)
 {
     fprintf(out, "program     %s\n", t->program);
     fprintf(out, "processes   %d (engine %s)\n", t->nprocs, t->engine);
@@ -40,11 +46,8 @@ static void describe_run(FILE *out, const cost_trace *t)
     if (t->dropped > 0)
         fprintf(out, "dropped     %lu later step%s that only some processes recorded\n", t->dropped,
                 t->dropped == 1 ? "" : "s");
-    unsigned long ndiv = 0;
-    int deepest = 0;
-    count_divisions(t->root, 0, &ndiv, &deepest);
-    if (ndiv > 0)
-        fprintf(out, "divisions   %lu (parts down to level %d)\n", ndiv, deepest);
+    if (div->n > 0)
+        fprintf(out, "divisions   %lu (parts down to level %d)\n", div->n, div->deepest);
     if (t->solo)
         fprintf(out, "note        " COST_TRACE_SOLO_NOTE "\n");
     if (!t->same_start)
@@ -153,7 +156,7 @@ static const cost_rec *unmatched_alg(const cost_trace *t, const cost_machine *m)
 }
 
 /* The machine file's BSP line of the trace's P, BSP* and D-BSP's levels. */
-static void describe_lines(FILE *out, const predict_view *v)
+static void describe_lines(FILE *out, const predict_view *v, const divisions *div)
 {
     const cost_machine *m = v->m;
     const cost_trace *t = v->t;
@@ -189,16 +192,13 @@ static void describe_lines(FILE *out, const predict_view *v)
     if (cost_machine_levels_procs(m) > 0)
         fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
                 m->levels_oversubscribed ? ", oversubscribed" : "");
-    unsigned long ndiv = 0;
-    int deepest = 0;
-    count_divisions(t->root, 0, &ndiv, &deepest);
     size_t divides = 0;
     for (size_t i = 0; i < m->nlevels; i++)
         divides += cost_level_divides(&m->levels[i]);
-    if (m->nlevels > 0 && ndiv > 0 && divides == 0)
+    if (m->nlevels > 0 && div->n > 0 && divides == 0)
         fprintf(out, "            a partition or rejoin superstep synchronises as any other (its "
                      "label's L): the levels have no partition and rejoin times (probe again)\n");
-    for (size_t i = 0, k = 0; ndiv > 0 && i < m->nlevels; i++)
+    for (size_t i = 0, k = 0; div->n > 0 && i < m->nlevels; i++)
         if (cost_level_divides(&m->levels[i])) {
             k++;
             fprintf(out, "%s level %d %.4g s and %.4g s%s",
@@ -367,7 +367,7 @@ static int says_bytes_by_source(const cost_trace *t)
 }
 
 /* What the reader must know to weigh the numbers. */
-static void describe_notes(FILE *out, const predict_view *v)
+static void describe_notes(FILE *out, const predict_view *v, const divisions *div)
 {
     const cost_machine *m = v->m;
     const cost_trace *t = v->t;
@@ -403,10 +403,7 @@ static void describe_notes(FILE *out, const predict_view *v)
         fprintf(out,
                 "note        the trace does not say which traffic a process sent to itself (an "
                 "older polybsp wrote it), so h includes it: trace the run again to leave it out\n");
-    unsigned long ndiv = 0;
-    int deepest = 0;
-    count_divisions(t->root, 0, &ndiv, &deepest);
-    if (ndiv > 0 &&
+    if (div->n > 0 &&
         (r->have[COST_EVAL_BSP] || r->have[COST_EVAL_BSPSTAR] || r->have[COST_EVAL_EBSP]))
         fprintf(out, "note        the trace has divisions: BSP, BSP* and EBSP take column k as one "
                      "superstep of all processes, D-BSP and CCM follow the groups\n");
@@ -470,14 +467,16 @@ static void print_block(FILE *out, const cost_trace *t, const cost_eval *r, size
 void predict_table(FILE *out, const predict_view *v)
 {
     const cost_trace *t = v->t;
-    describe_run(out, t);
+    divisions div = {0, 0};
+    count_divisions(t->root, 0, &div.n, &div.deepest);
+    describe_run(out, t, &div);
     describe_source(out, v);
-    describe_lines(out, v);
+    describe_lines(out, v, &div);
     if (v->m->has_ccm)
         describe_ccm(out, v);
     describe_work(out, v);
     describe_faults(out, v);
-    describe_notes(out, v);
+    describe_notes(out, v, &div);
     if (isnan(v->r->real_total))
         fprintf(out, "\ntimes in seconds; no REAL: give --against TRACE2, a run on the target, "
                      "for the errors\n\n");
