@@ -41,8 +41,9 @@
 #              keeps when two runs meet it. The pairs taken again are counted
 #              at the end.
 #   PORTABILITY_REPEATS  repeats of `polybsp portability` on each target
-#              (default 3): its calibration families name the model to trust
-#              there, which the table then checks on these programs (0: skip)
+#              (default 3): its built-in suite names the model to trust there
+#              (by its programs proper, which the probe does not run), which
+#              the table then checks on these programs (0: skip)
 #   MPI_PROCS  the P at which the MPI engine here is a target too, from a
 #              threads trace (default 2; empty: none)
 #   SUITE      validation (the default): the held-out programs of
@@ -254,7 +255,8 @@ row() {
     local rate_tg post ratios key
     # The rate predict divides by (trace_rate, else rate: formats.md).
     for key in trace_rate rate; do
-        rate_tg=$(sed -n "s/.*\"$key\": {\"ops_per_second\": \([-0-9.e+]*\)}.*/\1/p" "$machine" | head -n 1)
+        # (A probe of the smpi engine writes the object over three lines.)
+        rate_tg=$(tr -d ' \n' <"$machine" | sed -n "s/.*\"$key\":{\"ops_per_second\":\([-0-9.e+]*\)}.*/\1/p")
         [ -z "$rate_tg" ] || break
     done
     post=$(printf '%s\n' "${posts[@]}" | grep . | median)
@@ -304,8 +306,8 @@ on_target() {
 }
 
 # trust_of TARGET P PORTABILITY-ARGS...: the model `polybsp portability` names
-# to trust on the target by its calibration families (chosen without these
-# programs), kept as "TARGET|P MODEL" in $work/trust for the per-target table.
+# to trust on the target by its built-in suite's programs proper (chosen
+# without these programs), kept as "TARGET|P MODEL" in $work/trust for the per-target table.
 trust_of() {
     local tg=$1 p=$2 out
     shift 2
@@ -334,7 +336,11 @@ if [ -z "${POLYBSP_RATE:-}" ]; then
     done | median)
 fi
 export POLYBSP_RATE
-echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, repeats $REPEATS, suite $SUITE, solo $SOLO, predicted from $PREDICT_FROM${BASELINE:+, baseline $BASELINE}"
+# The load average at the start and at the end: other jobs on this machine
+# move both sides' CPU times (docs/validation.md), so the table says how quiet
+# it was.
+loadavg() { cut -d ' ' -f 1-3 /proc/loadavg 2>/dev/null || echo unknown; }
+echo "# validate.sh $(date -u +%Y-%m-%dT%H:%MZ), $(uname -n), $(nproc) cores, load average $(loadavg), repeats $REPEATS, suite $SUITE, solo $SOLO, predicted from $PREDICT_FROM${BASELINE:+, baseline $BASELINE}"
 echo "rate here: $POLYBSP_RATE flop/s (POLYBSP_RATE)"
 echo
 echo "ERROR = 100 (REAL - MODEL) / REAL percent, the median over REPEATS pairs (a threads trace here, MODEL predicted from it, then a run there, REAL)"
@@ -374,7 +380,7 @@ echo
 echo "Per target: delta = eta (1) over the programs above (1 = every program's REAL / MODEL the same);"
 echo "'least delta': the model of the smallest, chosen with hindsight on these programs, and how many"
 echo "it predicts within 10 %; 'trust': the model \`polybsp portability\` names on the target from its"
-echo "calibration families alone (PORTABILITY_REPEATS $PORTABILITY_REPEATS), and how many it predicts within 10 %"
+echo "built-in suite's programs proper (PORTABILITY_REPEATS $PORTABILITY_REPEATS), and how many it predicts within 10 %"
 # summary ROWS: the per-target table of ROWS (kept as ROWS.targets) and the
 # goal's counts over it.
 summary() {
@@ -437,6 +443,7 @@ fi
 # model to trust by them beside the one the a priori table above names.
 echo
 echo "Pairs taken again as slowed (SLOWED $SLOWED): $(cat "$work/slowed" 2>/dev/null | wc -l)"
+echo "Load average at the end ($(date -u +%H:%MZ)): $(loadavg)"
 echo
 echo "Held-out estimates on each target: its runs explained by its machine file (polybsp portability --held-out-only)"
 for target in $PLATFORMS mpi; do
