@@ -36,7 +36,8 @@ size_t cost_portability_fastest(const double *real, const size_t *start, size_t 
 }
 
 void cost_portability_estimate(const double *model, const double *real, const size_t *start,
-                               size_t nfamilies, cost_portability *out)
+                               size_t nfamilies, const unsigned char *left_out,
+                               cost_portability *out)
 {
     *out = (cost_portability){.delta = NAN,
                               .delta_max = -1,
@@ -53,7 +54,7 @@ void cost_portability_estimate(const double *model, const double *real, const si
                               .loss_family = -1};
     double r_min = 0, r_max = 0; /* r_F = min_F T' / min_F T over counted families */
     for (size_t f = 0; f < nfamilies; f++) {
-        if (!counted(model, real, start, f))
+        if ((left_out != NULL && left_out[f]) || !counted(model, real, start, f))
             continue;
         /* q = T'/T: (1) for a pair i, j is T_i/T_j · T'_j/T'_i = q_j / q_i, so
          * its largest value in the family is max q / min q, with i of min q. */

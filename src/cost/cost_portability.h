@@ -63,9 +63,12 @@ typedef struct cost_portability {
 /* Programs are numbered 0 .. start[nfamilies) - 1; family f is the programs
  * start[f] .. start[f+1) - 1 (start has nfamilies + 1 entries, ascending, and
  * a family has at least one program). model[i] is T_i (NaN when the model
- * cannot predict program i), real[i] is T'_i. Fills *out as the header says. */
+ * cannot predict program i), real[i] is T'_i. Fills *out as the header says,
+ * counting only the families f with left_out[f] == 0 (left_out NULL: every
+ * family); the indices in *out are the programs' and families' own. */
 void cost_portability_estimate(const double *model, const double *real, const size_t *start,
-                               size_t nfamilies, cost_portability *out);
+                               size_t nfamilies, const unsigned char *left_out,
+                               cost_portability *out);
 
 /* The model's choice in family f: the first program with the smallest model
  * time; -1 when a variant has no finite positive prediction. */

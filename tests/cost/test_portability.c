@@ -24,7 +24,7 @@ static void portability_hand_computed(void)
     const double real[] = {2, 3, 1, 4, 2, 1, 1, 3, 6};
     const size_t start[] = {0, 2, 5, 7, 9};
     cost_portability p;
-    cost_portability_estimate(model, real, start, 4, &p);
+    cost_portability_estimate(model, real, start, 4, NULL, &p);
     CHECK(p.families == 3);
     CHECK(p.programs == 7);
     NEAR(p.delta, 16.0);
@@ -45,6 +45,42 @@ static void portability_hand_computed(void)
     CHECK(cost_portability_fastest(real, start, 3) == 7);
 }
 
+/* The families of portability_hand_computed with family 1 left out (as
+ * `polybsp portability` leaves out the probe's own programs when it names the
+ * model to trust): families 0 and 3 count (2 still cannot be predicted).
+ *  q = 2, 1.5 (family 0) and 1, 2 (family 3): delta = 2 / 1 = 2, the largest q
+ *    first met at program 0, the smallest at program 7;
+ *  eta_within: 2 / 1.5 in family 0, 2 / 1 in family 3: 2, i = 7, j = 8;
+ *  eta: r_F = 2 / 1 (family 0: fastest 0, choice 0) and 3 / 3 (family 3:
+ *    fastest 7, choice 7): 2, π1 = 7 (family 3), π2 = 0 (family 0);
+ *  picked: family 0 only (3 is a tie); loss 1, first in family 0. The
+ *  indices are the programs' and families' own, not renumbered. */
+static void portability_left_out(void)
+{
+    const double model[] = {1, 2, 4, 1, 2, 1, NAN, 3, 3};
+    const double real[] = {2, 3, 1, 4, 2, 1, 1, 3, 6};
+    const size_t start[] = {0, 2, 5, 7, 9};
+    const unsigned char left_out[] = {0, 1, 0, 0};
+    cost_portability p;
+    cost_portability_estimate(model, real, start, 4, left_out, &p);
+    CHECK(p.families == 2);
+    CHECK(p.programs == 4);
+    NEAR(p.delta, 2.0);
+    CHECK(p.delta_max == 0 && p.delta_min == 7);
+    NEAR(p.eta_within, 2.0);
+    CHECK(p.eta_i == 7 && p.eta_j == 8);
+    NEAR(p.eta, 2.0);
+    CHECK(p.eta_f1 == 3 && p.eta_p1 == 7);
+    CHECK(p.eta_f2 == 0 && p.eta_p2 == 0);
+    CHECK(p.picked == 1);
+    NEAR(p.loss, 1.0);
+    CHECK(p.loss_family == 0);
+    /* Every family left out: nothing counts. */
+    const unsigned char all[] = {1, 1, 1, 1};
+    cost_portability_estimate(model, real, start, 4, all, &p);
+    CHECK(p.families == 0 && isnan(p.delta) && p.delta_max == -1);
+}
+
 /* A model proportional to the platform (T = T'/3) is perfectly effective:
  * every estimate is 1 and it picks every fastest variant. */
 static void portability_proportional(void)
@@ -53,7 +89,7 @@ static void portability_proportional(void)
     const double model[] = {1.0 / 3, 2.0 / 3, 5.0 / 3, 4.0 / 3, 1.0};
     const size_t start[] = {0, 3, 5};
     cost_portability p;
-    cost_portability_estimate(model, real, start, 2, &p);
+    cost_portability_estimate(model, real, start, 2, NULL, &p);
     NEAR(p.delta, 1.0);
     NEAR(p.eta_within, 1.0);
     NEAR(p.eta, 1.0);
@@ -68,11 +104,11 @@ static void portability_too_few(void)
     const double real[] = {1, 1, 1, 1};
     const size_t start[] = {0, 2, 4};
     cost_portability p;
-    cost_portability_estimate(model, real, start, 2, &p);
+    cost_portability_estimate(model, real, start, 2, NULL, &p);
     CHECK(p.families == 1);
     NEAR(p.eta_within, 2.0); /* q = 1, 0.5 */
     CHECK(isnan(p.eta) && p.eta_f1 == -1 && p.eta_p2 == -1);
-    cost_portability_estimate(model + 2, real + 2, start, 1, &p);
+    cost_portability_estimate(model + 2, real + 2, start, 1, NULL, &p);
     CHECK(p.families == 0 && p.programs == 0);
     CHECK(isnan(p.delta) && isnan(p.eta_within) && isnan(p.eta) && isnan(p.loss));
     CHECK(p.eta_i == -1 && p.delta_max == -1 && p.loss_family == -1);
@@ -97,7 +133,7 @@ static void portability_inequality_3(void)
         }
     }
     cost_portability p;
-    cost_portability_estimate(model, real, start, NF, &p);
+    cost_portability_estimate(model, real, start, NF, NULL, &p);
     CHECK(p.families == NF && p.programs == start[NF]);
     CHECK(p.eta >= 1.0 && p.eta <= p.delta);
     CHECK(p.eta_within >= 1.0 && p.eta_within <= p.delta);
@@ -114,6 +150,7 @@ static void portability_inequality_3(void)
 
 static const struct test_case cases[] = {
     {"portability_hand_computed", portability_hand_computed},
+    {"portability_left_out", portability_left_out},
     {"portability_proportional", portability_proportional},
     {"portability_too_few", portability_too_few},
     {"portability_inequality_3", portability_inequality_3},

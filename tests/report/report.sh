@@ -47,6 +47,9 @@ page=$(cat "$work/e.html")
 has '(2026-11-25T04:45:01Z, engine threads, P = 2, --quick, machine file m&lt;1&gt;.json)'
 has '<tr><th>bsp</th><td>2/2</td><td>1/2</td><td>1.25</td><td>1.5</td><td>2.75</td><td>3.125</td></tr>'
 has '<tr><th>dbsp</th><td>2/2</td><td>2/2</td><td>1</td><td>1.062</td><td>n/a</td><td>1.5</td></tr>'
+# ... and the model it names to trust (on the programs proper) beside the least
+# delta over every family.
+has '<p>The model to trust: <b>bsp</b>, the least delta over the programs proper (FFT, inner product, irregular relation), which the probe does not run; the least over every family above: dbsp.</p>'
 # --probe: the raw samples around the lines (data/raw.json, of machine.json's
 # run): Exchange has P = 2's four samples and P = 4's four, of which 0.009 is
 # more than 3 times the chart's top (0.001058, the average at 107520 bytes) and

@@ -149,7 +149,7 @@ int held_read(held_set *h, const char *const *paths, size_t npaths, const cost_m
                 real[i] = h->programs[i].real;
                 model[i] = h->programs[i].model[k];
             }
-            cost_portability_estimate(model, real, start, h->n, &h->est[k]);
+            cost_portability_estimate(model, real, start, h->n, NULL, &h->est[k]);
         }
         free(start);
         free(model);

@@ -91,6 +91,8 @@ void suite_build(suite *s, int quick, int procs)
 #undef NSIZES
 }
 
+int suite_kind_calibrated(family_kind k) { return k == FAM_PATTERN || k == FAM_BCAST; }
+
 const char *suite_kind_name(family_kind k) { return kinds[k].name; }
 
 const char *suite_variant(const suite *s, size_t i)

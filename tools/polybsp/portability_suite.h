@@ -45,6 +45,13 @@ typedef struct suite {
 /* The suite at procs processes (--quick: small sizes); an FFT size that the
  * four-step FFT cannot do at P (P^2 must divide n) is left out. */
 void suite_build(suite *s, int quick, int procs);
+/* Whether the probe runs kind k's very programs, so that the models'
+ * parameters are fitted on their times: 1 for the five patterns (BSP's g and
+ * L, BSP*'s, CCM's h-relation functions) and the broadcasts (CCM's broadcast
+ * functions); 0 for the FFT, the inner product and the irregular relation,
+ * the suite's programs proper, which `polybsp portability` names the model to
+ * trust by (docs/models.md, "Which model to trust"). */
+int suite_kind_calibrated(family_kind k);
 /* "fft", "bcast", "pattern", "inprod", "irregular". */
 const char *suite_kind_name(family_kind k);
 /* The variant name of program i, e.g. "TWOPHASE". */

@@ -540,6 +540,10 @@ int report_eta_read(const char *path, report_eta *eta, char *err, size_t errlen)
     eta->procs = (int)json_integer_value(json_object_get(root, "procs"));
     eta->quick = json_is_true(json_object_get(root, "quick"));
     eta->nfamilies = (double)json_array_size(json_object_get(root, "families"));
+    if (json_object_get(root, "program_families") != NULL) {
+        copy_string(eta->trust, sizeof eta->trust, root, "trust");
+        copy_string(eta->least, sizeof eta->least, root, "least_delta");
+    }
     const char *model;
     const json_t *m;
     json_object_foreach((json_t *)summary, model, m)
@@ -585,6 +589,15 @@ static void eta_table(FILE *f, const report_eta *e)
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
+    if (e->trust[0] == '\0')
+        return;
+    fputs("<p>The model to trust: <b>", f);
+    svg_escape(f, e->trust);
+    fputs("</b>, the least delta over the programs proper (FFT, inner product, irregular "
+          "relation), which the probe does not run; the least over every family above: ",
+          f);
+    svg_escape(f, e->least[0] ? e->least : "none");
+    fputs(".</p>\n", f);
 }
 
 void report_html_write(FILE *f, const report_input *in)

@@ -39,6 +39,9 @@ typedef struct report_eta {
     double nfamilies;
     int nrows;
     report_eta_row row[REPORT_MAX_MODELS];
+    /* The model named to trust (over the programs proper) and the least delta
+     * over every family: "" when the file does not say (before 2026-11-30). */
+    char trust[16], least[16];
 } report_eta;
 
 /* Reads path into *eta; -1 with a one-line reason naming the file in err. */
