@@ -242,6 +242,24 @@ typedef struct collective {
     double *in, *out;
 } collective;
 
+static double measured_division(const cost_machine *m, const cost_trace *t, const cost_group *whole,
+                                int kind);
+
+/* CCM's T_partition or T_rejoin (kind) of group g with h bytes: paper 001's
+ * T(n, h) for a group of n. A departure (docs/models.md, "Divisions
+ * measured"): where the machine file has the probe's time of that division
+ * at g's level (measured_division, no data moved), that time stands for
+ * T(n, 0) and the function adds its bytes only: the functions are fitted on
+ * divisions of the whole machine, whose a + b·log2 n charged a node's
+ * partition on cluster-16x8 13 times its time. */
+static double ccm_division(const eval *e, const cost_group *g, int kind, double h)
+{
+    const cost_ccm_fn *f = cost_machine_ccm(e->m, core_kind_name(kind), g->nmembers);
+    double T = cost_ccm_eval(f, g->nmembers, h);
+    double measured = measured_division(e->m, e->t, g, kind);
+    return measured > 0 ? measured + T - cost_ccm_eval(f, g->nmembers, 0) : T;
+}
+
 static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, collective *c)
 {
     const cost_item *it = &g->items[i];
@@ -250,9 +268,7 @@ static double ccm_step(eval *e, const cost_group *g, size_t i, const stats *s, c
     if (r0->step_kind == CORE_KIND_REJOIN)
         return s->ready; /* T_rejoin comes once the slowest part is here */
     if (r0->step_kind == CORE_KIND_PARTITION)
-        return s->ready +
-               cost_ccm_eval(cost_machine_ccm(m, core_kind_name(CORE_KIND_PARTITION), g->nmembers),
-                             g->nmembers, s->h_ccm);
+        return s->ready + ccm_division(e, g, CORE_KIND_PARTITION, s->h_ccm);
     if (!core_kind_is_collective(r0->step_kind)) {
         /* Paper 001, section 2: every collective communication function f
          * has its own T_f, and "h_j is the amount of data ... communicated by
@@ -339,8 +355,7 @@ static void end_division(eval *e, const cost_group *g, const cost_item *it)
         }
     }
     if (e->k == COST_CCM)
-        at += cost_ccm_eval(cost_machine_ccm(e->m, core_kind_name(CORE_KIND_REJOIN), g->nmembers),
-                            g->nmembers, h);
+        at += ccm_division(e, g, CORE_KIND_REJOIN, h);
     for (size_t k = 0; k < it->nparts; k++) {
         const cost_group *p = &it->parts[k];
         finish(e, p, &p->items[p->nitems - 1], at, 0); /* at holds their faults */
@@ -421,6 +436,21 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
     return best;
 }
 
+/* The probe's time of a partition or rejoin (kind) of group `whole`: that of
+ * the level of the smallest cluster holding it (cost_dbsp_level), 0 when
+ * that level has none. D-BSP and CCM charge it (cost_dbsp_division,
+ * ccm_division). */
+static double measured_division(const cost_machine *m, const cost_trace *t, const cost_group *whole,
+                                int kind)
+{
+    int P = t->nprocs;
+    const cost_level *l = cost_dbsp_level(
+        m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
+    if (l == NULL || !cost_level_divides(l))
+        return 0;
+    return kind == CORE_KIND_PARTITION ? l->partition : l->rejoin;
+}
+
 double cost_dbsp_division(const cost_machine *m, const cost_trace *t, const cost_group *g,
                           const cost_item *it, const cost_group *divided)
 {
@@ -428,14 +458,7 @@ double cost_dbsp_division(const cost_machine *m, const cost_trace *t, const cost
     const cost_group *whole = kind == CORE_KIND_PARTITION ? g
                               : kind == CORE_KIND_REJOIN  ? divided
                                                           : NULL;
-    if (whole == NULL)
-        return 0;
-    int P = t->nprocs;
-    const cost_level *l = cost_dbsp_level(
-        m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
-    if (l == NULL || !cost_level_divides(l))
-        return 0;
-    return kind == CORE_KIND_PARTITION ? l->partition : l->rejoin;
+    return whole == NULL ? 0 : measured_division(m, t, whole, kind);
 }
 
 /* D-BSP's clusters as tables: clo[k·P + p], the first pid of p's cluster at

@@ -6,7 +6,11 @@
 
 /* machine_groups.json: g = 1e-9, L = 1e-5, h = in + out; CCM T = a + b·ceil(log2 P) + c·h with
  * bcast (2e-6, 3e-6, 1e-9), allreduce (1e-6, 5e-6, 2e-9), par (1e-6, 0, 1e-9),
- * partition (3e-6, 1e-6, 1e-9), rejoin (2e-6, 1e-6, 1e-9). */
+ * partition (3e-6, 1e-6, 1e-9), rejoin (2e-6, 1e-6, 1e-9); its D-BSP levels 0
+ * (clusters of 4) and 1 (of 2) have the probe's partition 2e-5 and 6e-6 and
+ * rejoin 1.5e-5 and 5e-6. machine_groups_fn.json: the same without those
+ * times (a file of before 2026-11-30): CCM's divisions by its functions alone,
+ * as paper 001 writes them (the division cases below but the last). */
 
 /* division.jsonl: 4 processes; step 0 ends in bsp_partition (pid 0 works 1 ms and
  * sends 1000 bytes to each other, the others work 0.5 ms); part 0 = {0,1} runs
@@ -31,7 +35,7 @@ static void model_ccm_division(void)
     cost_trace t;
     cost_machine m;
     load_trace("division.jsonl", &t);
-    load_machine("machine_groups.json", &m);
+    load_machine("machine_groups_fn.json", &m);
     CHECK(t.nsteps == 5 && cost_trace_len(&t, 0) == 4 && cost_trace_len(&t, 3) == 5);
     CHECK(t.dropped == 0 && t.same_start);
     expect_model(COST_REAL, &t, &m, 0, (double[]){0.00102, 0.00202, 0.00224, 0.00052, 0}, 0.0058);
@@ -41,6 +45,29 @@ static void model_ccm_division(void)
                  0.0070571);
     /* The max of the parts, not their sum: part 0 alone would end at 0.003119. */
     CHECK(cost_predict(COST_CCM, &t, &m, 0, NULL) < 0.001008 + 0.002111 + 0.004224 + 0.0052361);
+    cost_trace_free(&t);
+}
+
+/* division.jsonl on machine_groups.json, whose levels have the probe's times
+ * of each division (a departure, docs/models.md "Divisions measured"): the
+ * measured time stands for T(n, 0), the function adds the bytes.
+ * Partition of {0..3} (level 0, 2e-5): 2e-5 + T_part(4, 3000) - T_part(4, 0)
+ *   = 2e-5 + 3e-6 = 2.3e-5 -> 0.001023.
+ *   part 0: + 0.002011 -> 0.003034; rejoin W -> 0.003134.
+ *   part 1: 0.001023 + 0.001014 -> 0.002037; + 0.00301 -> 0.005047; rejoin W
+ *           0.0002 -> 0.005247 (the max part).
+ *   T_rejoin of {0..3} (level 0, 1.5e-5) with h 100: 1.5e-5 + 1e-7 = 1.51e-5
+ *   -> 0.0052621; last step 0.00051 -> 0.0057721.
+ *   Columns: 0.001023, 0.003034 - 0.001023 = 0.002011, 0.0052621 - 0.003034 =
+ *   0.0022281, 0.00051, 0. */
+static void model_ccm_division_measured(void)
+{
+    cost_trace t;
+    cost_machine m;
+    load_trace("division.jsonl", &t);
+    load_machine("machine_groups.json", &m);
+    expect_model(COST_CCM, &t, &m, 0, (double[]){0.001023, 0.002011, 0.0022281, 0.00051, 0},
+                 0.0057721);
     cost_trace_free(&t);
 }
 
@@ -263,7 +290,7 @@ static void model_ccm_nested(void)
     cost_trace t;
     cost_machine m;
     load_trace("nested.jsonl", &t);
-    load_machine("machine_groups.json", &m);
+    load_machine("machine_groups_fn.json", &m);
     const cost_group *top = t.root;
     CHECK(top->nitems == 3 && top->items[1].nparts == 2 && top->items[1].cols == NULL);
     const cost_group *p0 = &top->items[1].parts[0];
@@ -299,7 +326,7 @@ static void model_ccm_aborted_division(void)
     cost_machine m;
     CHECK(cost_trace_read_stream(mem, "mem", &t, err, sizeof err) == 0);
     fclose(mem);
-    load_machine("machine_groups.json", &m);
+    load_machine("machine_groups_fn.json", &m);
     CHECK(t.dropped == 3 && cost_trace_len(&t, 0) == 3 && cost_trace_len(&t, 2) == 2);
     CHECK(!cost_division_complete(&t.root->items[1]) && t.root->nitems == 2);
     expect_model(COST_CCM, &t, &m, 0, (double[]){0.001008, 0.002011, 0.0001}, 0.003119);
@@ -330,7 +357,7 @@ static void model_ccm_started_inside(void)
     cost_trace t;
     cost_machine m;
     CHECK(read_text(text, &t) == 0);
-    load_machine("machine_groups.json", &m);
+    load_machine("machine_groups_fn.json", &m);
     CHECK(t.first_step == 7 && !t.same_start && t.nsteps == 2);
     CHECK(t.root->nitems == 2 && t.root->items[0].nparts == 2);
     expect_model(COST_CCM, &t, &m, 0, (double[]){0.002003, 0.00101}, 0.003013);
@@ -569,6 +596,7 @@ static void ccm_eval(void)
 
 static const struct test_case cases[] = {
     {"model_ccm_division", model_ccm_division},
+    {"model_ccm_division_measured", model_ccm_division_measured},
     {"model_ccm_bcast", model_ccm_bcast},
     {"model_ccm_bcast_alg", model_ccm_bcast_alg},
     {"model_ccm_by_procs", model_ccm_by_procs},

@@ -17,6 +17,7 @@ enum { COLUMNS_PER_BLOCK = 6 };
 typedef struct divisions {
     unsigned long n;
     int deepest;
+    size_t timed_levels; /* the machine's levels with partition and rejoin times */
 } divisions;
 
 static void count_divisions(const cost_group *g, int depth, unsigned long *n, int *deepest)
@@ -192,10 +193,7 @@ static void describe_lines(FILE *out, const predict_view *v, const divisions *di
     if (cost_machine_levels_procs(m) > 0)
         fprintf(out, "            (the levels measured at P = %d%s)\n", m->levels_procs,
                 m->levels_oversubscribed ? ", oversubscribed" : "");
-    size_t divides = 0;
-    for (size_t i = 0; i < m->nlevels; i++)
-        divides += cost_level_divides(&m->levels[i]);
-    if (m->nlevels > 0 && div->n > 0 && divides == 0)
+    if (m->nlevels > 0 && div->n > 0 && div->timed_levels == 0)
         fprintf(out, "            a partition or rejoin superstep synchronises as any other (its "
                      "label's L): the levels have no partition and rejoin times (probe again)\n");
     for (size_t i = 0, k = 0; div->n > 0 && i < m->nlevels; i++)
@@ -204,7 +202,7 @@ static void describe_lines(FILE *out, const predict_view *v, const divisions *di
             fprintf(out, "%s level %d %.4g s and %.4g s%s",
                     k == 1 ? "            partition, rejoin (in place of L):" : ",",
                     m->levels[i].level, m->levels[i].partition, m->levels[i].rejoin,
-                    k == divides ? "\n" : "");
+                    k == div->timed_levels ? "\n" : "");
         }
     double L[COST_MAX_LEVELS];
     for (size_t i = 0; i < m->nlevels; i++)
@@ -218,7 +216,7 @@ static void describe_lines(FILE *out, const predict_view *v, const divisions *di
 }
 
 /* CCM's functions, which P have their own, and how plain supersteps cost. */
-static void describe_ccm(FILE *out, const predict_view *v)
+static void describe_ccm(FILE *out, const predict_view *v, const divisions *div)
 {
     const cost_machine *m = v->m;
     fprintf(out, "CCM         T(P,h) = a + b*ceil(log2 P) + c*h, linear by pieces in h, for");
@@ -244,6 +242,9 @@ static void describe_ccm(FILE *out, const predict_view *v)
     } else
         fprintf(out, "            plain supersteps cost BSP's g*h + L: no hrel.* functions in "
                      "the machine file (probe again to fit them)\n");
+    if (div->n > 0 && div->timed_levels > 0)
+        fprintf(out, "            a division at a level with partition and rejoin times (D-BSP's, "
+                     "above) costs that time, its bytes by the function\n");
     const cost_rec *r = unmatched_alg(v->t, m);
     char name[COST_CCM_NAME_MAX];
     if (r)
@@ -467,13 +468,15 @@ static void print_block(FILE *out, const cost_trace *t, const cost_eval *r, size
 void predict_table(FILE *out, const predict_view *v)
 {
     const cost_trace *t = v->t;
-    divisions div = {0, 0};
+    divisions div = {0, 0, 0};
     count_divisions(t->root, 0, &div.n, &div.deepest);
+    for (size_t i = 0; i < v->m->nlevels; i++)
+        div.timed_levels += cost_level_divides(&v->m->levels[i]);
     describe_run(out, t, &div);
     describe_source(out, v);
     describe_lines(out, v, &div);
     if (v->m->has_ccm)
-        describe_ccm(out, v);
+        describe_ccm(out, v, &div);
     describe_work(out, v);
     describe_faults(out, v);
     describe_notes(out, v, &div);
