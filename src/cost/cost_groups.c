@@ -242,8 +242,20 @@ typedef struct collective {
     double *in, *out;
 } collective;
 
+/* The probe's time of a partition or rejoin (kind) of group `whole`: that of
+ * the level of the smallest cluster holding it (cost_dbsp_level), 0 when
+ * that level has none. D-BSP and CCM charge it (cost_dbsp_division,
+ * ccm_division). */
 static double measured_division(const cost_machine *m, const cost_trace *t, const cost_group *whole,
-                                int kind);
+                                int kind)
+{
+    int P = t->nprocs;
+    const cost_level *l = cost_dbsp_level(
+        m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
+    if (l == NULL || !cost_level_divides(l))
+        return 0;
+    return kind == CORE_KIND_PARTITION ? l->partition : l->rejoin;
+}
 
 /* CCM's T_partition or T_rejoin (kind) of group g with h bytes: paper 001's
  * T(n, h) for a group of n. A departure (docs/models.md, "Divisions
@@ -434,21 +446,6 @@ const cost_level *cost_dbsp_level(const cost_machine *m, int P, int label)
             best = l;
     }
     return best;
-}
-
-/* The probe's time of a partition or rejoin (kind) of group `whole`: that of
- * the level of the smallest cluster holding it (cost_dbsp_level), 0 when
- * that level has none. D-BSP and CCM charge it (cost_dbsp_division,
- * ccm_division). */
-static double measured_division(const cost_machine *m, const cost_trace *t, const cost_group *whole,
-                                int kind)
-{
-    int P = t->nprocs;
-    const cost_level *l = cost_dbsp_level(
-        m, P, cost_dbsp_pair_level(P, whole->members[0], whole->members[whole->nmembers - 1]));
-    if (l == NULL || !cost_level_divides(l))
-        return 0;
-    return kind == CORE_KIND_PARTITION ? l->partition : l->rejoin;
 }
 
 double cost_dbsp_division(const cost_machine *m, const cost_trace *t, const cost_group *g,
