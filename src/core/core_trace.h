@@ -174,7 +174,9 @@ void core_trace_label(struct core_proc *p, core_step_kind kind);
 void core_trace_alg(struct core_proc *p, const char *alg);
 void core_trace_exit(struct core_proc *p, core_step_kind ended_by, int level);
 /* The trace file (docs/formats.md, "Trace") is written whole each time (core_file):
- * core_trace_create, at the first core_trace_start of the run, replaces any older
+ * core_trace_create, at the first core_trace_start of the run (the MPI engine's
+ * rank 0 calls it before its ranks' clocks start, and core_trace_start then
+ * finds the file made), replaces any older
  * file by the header alone, a trace without an end line, so a run that dies
  * leaves no earlier run's trace behind; core_trace_finish, at bsp_end, writes
  * the records with {"end":"complete"}; core_trace_write, when the run stops on

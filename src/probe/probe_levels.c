@@ -13,19 +13,6 @@
 
 size_t probe_levels_count(int P) { return P < 2 ? 0 : (size_t)cost_rounds(P) + 1; }
 
-/* acc = max(acc, in) over doubles; memcpy because collective buffers need not
- * be aligned for doubles. */
-static void max_doubles(void *acc, const void *in, size_t nbytes)
-{
-    for (size_t at = 0; at + sizeof(double) <= nbytes; at += sizeof(double)) {
-        double a, b;
-        memcpy(&a, (char *)acc + at, sizeof a);
-        memcpy(&b, (const char *)in + at, sizeof b);
-        if (b > a)
-            memcpy((char *)acc + at, &b, sizeof b);
-    }
-}
-
 /* The partner of member q of a cluster of Q across its halves, or −1 (idle). */
 static int partner(int q, int Q)
 {
@@ -129,8 +116,8 @@ void probe_levels_body(void *arg)
             probe_shuffle(&state, order, lv->nsizes);
             run_level(lv, level, order, reps, src, dst, maxm, mine, div_mine);
         }
-        bsp_reduce(0, mine, worst, ncells * (size_t)reps * sizeof *mine, max_doubles);
-        bsp_reduce(0, div_mine, div_worst, ndiv * sizeof *div_mine, max_doubles);
+        bsp_reduce(0, mine, worst, ncells * (size_t)reps * sizeof *mine, probe_max_doubles);
+        bsp_reduce(0, div_mine, div_worst, ndiv * sizeof *div_mine, probe_max_doubles);
         if (s == 0) {
             for (size_t c = 0; c < ncells; c++)
                 for (int r = 0; r < reps; r++)

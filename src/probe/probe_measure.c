@@ -441,23 +441,36 @@ double probe_start_median(int nprocs)
     return 0;
 }
 
-static double wall_now(void)
+/* acc = max(acc, in) over doubles; memcpy because collective buffers need not
+ * be aligned for doubles. */
+void probe_max_doubles(void *acc, const void *in, size_t nbytes)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    for (size_t at = 0; at + sizeof(double) <= nbytes; at += sizeof(double)) {
+        double a, b;
+        memcpy(&a, (char *)acc + at, sizeof a);
+        memcpy(&b, (const char *)in + at, sizeof b);
+        if (b > a)
+            memcpy((char *)acc + at, &b, sizeof b);
+    }
 }
 
 void probe_spmd(void)
 {
-    double before = wall_now(); /* only process 0's, which runs bsp_begin first, is kept */
     bsp_begin((bsp_pid_t)current.nprocs);
+    /* The start as a trace's REAL holds it: on the run's clock (bsp_time,
+     * which REAL counts on), from the earliest process's start to the end of
+     * the first superstep, less an empty superstep's own time. What the
+     * engine does before its clock starts (MPI's communicator, the threads'
+     * placement) is in no REAL, so no model charges it. */
+    double began = bsp_time();
     bsp_sync();
-    double first = wall_now();
+    double first = bsp_time();
     bsp_sync();
-    double empty = wall_now() - first;
+    double empty = bsp_time() - first, late = -began, earliest;
+    /* The earliest start is the largest of the negated ones. */
+    bsp_reduce(0, &late, &earliest, sizeof late, probe_max_doubles);
     if (bsp_pid() == 0)
-        note_start((int)bsp_nprocs(), fmax(0, first - before - empty));
+        note_start((int)bsp_nprocs(), fmax(0, first + earliest - empty));
     int body = current.body;
     probe_share(&body, sizeof body);
     /* A simulator charges the rate's kernels, which it times, and nothing of

@@ -60,12 +60,17 @@ typedef struct probe_job {
 } probe_job;
 
 /* The SPMD function to give bsp_init. Each section it runs begins with two
- * empty supersteps, which process 0 times to learn what starting P processes
- * costs: from before bsp_begin to the end of the first, less the second (an
- * empty superstep's own time); probe_start_median gives the median of those
- * samples at P so far (seconds, 0 when none). */
+ * empty supersteps, which process 0 times to learn how late P processes start
+ * as a trace's REAL sees it: on the run's clock (bsp_time), from the earliest
+ * process's start to the end of the first, less the second (an empty
+ * superstep's own time); probe_start_median gives the median of those samples
+ * at P so far (seconds, 0 when none). */
 void probe_spmd(void);
 double probe_start_median(int nprocs);
+
+/* A bsp_reduce combiner: acc = max(acc, in), element by element, over doubles
+ * (nbytes a multiple of sizeof(double); any alignment). */
+void probe_max_doubles(void *acc, const void *in, size_t nbytes);
 
 /* Runs the job's batches in order on job->nprocs processes. A process that cannot
  * have its buffers stops the run with bsp_abort. */

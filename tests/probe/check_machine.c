@@ -3,11 +3,11 @@
  * Reads FILE with cost_machine_read (which validates the format) and checks what
  * a probe run promises: the engine (PROBE_ENGINE, default threads), the P values of PROCS
  * (comma-separated), oversubscribed exactly when one of them exceeds the cores, g > 0 and L finite,
- * a by_procs line for each P, every pattern of the P within the cores (of all P when none is)
- * fitted for bsp_put and bsp_hpput with positive times and finite errors (OneToAll, AllToOne and
- * AllToAll only when one of those P is 4 or more: the paper's H_Π), table 11,
- * BSP*, the rate and the page-fault costs (none on smpi), the slowest and fastest process's rate
- * around it (none on smpi or for one process); the D-BSP levels of every P, or of
+ * a by_procs line for each P (its start >= 0, 0 on smpi), every pattern of the P within the cores
+ * (of all P when none is) fitted for bsp_put and bsp_hpput with positive times and finite errors
+ * (OneToAll, AllToOne and AllToAll only when one of those P is 4 or more: the paper's H_Π), table
+ * 11, BSP*, the rate and the page-fault costs (none on smpi), the slowest and fastest process's
+ * rate around it (none on smpi or for one process); the D-BSP levels of every P, or of
  * PROBE_DBSP_PROCS alone (level i has clusters of
  * ceil(P / 2^i), for i = 0 .. ceil(log2 P), level 0 the whole machine, the last of clusters of one
  * with g = 0; every other with its partition and rejoin times > 0), each in dbsp.by_procs, the
@@ -155,8 +155,8 @@ static int expected(const cost_machine *m, int pat, int most)
     return 0;
 }
 
-/* One BSP line per P, flagged oversubscribed above the cores; a P named in
- * ABSENT ("P4") may lack its line. */
+/* One BSP line per P, flagged oversubscribed above the cores, with the start
+ * (none on smpi); a P named in ABSENT ("P4") may lack its line. */
 static void check_byprocs(const cost_machine *m, char **absent, int nabsent)
 {
     size_t k = 0;
@@ -172,6 +172,8 @@ static void check_byprocs(const cost_machine *m, char **absent, int nabsent)
         k++;
         CHECK(f->oversubscribed == (f->procs > m->cores));
         CHECK(f->g > 0 && isfinite(f->g) && isfinite(f->L));
+        /* How late P processes start on the run's clock; none on a simulator. */
+        CHECK(strcmp(m->engine, "smpi") == 0 ? f->start == 0 : f->start >= 0 && isfinite(f->start));
     }
     CHECK(k == m->nbyprocs);
 }
