@@ -12,10 +12,12 @@
 # own error there, with W as the target charged it) and the W ratio (the
 # trace's CPU time here less its copy, the W predict scales, scaled by the
 # rates over the target's: 1 when W travelled exactly).
-# The traces for a simulated target are taken solo (POLYBSP_SOLO=on: one
-# process computes at a time, as SMPI runs its ranks; thr_solo.h; SOLO=off
-# below traces them as before 2026-11-29 night), those for the MPI engine here
-# not (its ranks compute side by side, as the trace's do).
+# The traces for a simulated target are taken solo as SMPI runs its ranks
+# (POLYBSP_SOLO=smpi: one process computes at a time, and each first walks
+# about what the simulator's own code touches between two ranks; thr_solo.h;
+# SOLO=on below leaves that walk out, as before 2026-12-01, SOLO=off traces
+# side by side, as before 2026-11-29 night), those for the MPI engine here not
+# (its ranks compute side by side, as the trace's do).
 # (A pair shares the host's state: on this shared VM a program's CPU time
 # moves by 10-20 % over an hour, on both sides alike, so the traces here are
 # taken again for every target rather than once at the start.) Then per target
@@ -51,12 +53,13 @@
 #              were chosen on (inprod at n = 4000000, irregular, multisearch,
 #              broadcast_study, hm_routing, at their default sizes), so that a
 #              change is reported on both suites by the same measure
-#   SOLO       on (the default): the traces for simulated targets are taken
-#              with POLYBSP_SOLO=on; off: with the threads side by side; both:
-#              each pair takes both traces, one after the other, before its run
-#              there: the table is the solo traces', and a second one after it
-#              the other traces' against the same runs there (their goal
-#              counts too), so that the two are compared in one host state
+#   SOLO       smpi (the default): the traces for simulated targets are taken
+#              with POLYBSP_SOLO=smpi; on: with POLYBSP_SOLO=on; off: with the
+#              threads side by side; both: each pair takes the smpi and the
+#              side-by-side traces, one after the other, before its run there:
+#              the table is the smpi traces', and a second one after it the
+#              other traces' against the same runs there (their goal counts
+#              too), so that the two are compared in one host state
 #   BASELINE   another build directory (of an earlier commit, say): each pair
 #              also takes a trace with its threads programs, after the one with
 #              BUILD_DIR's and under the same POLYBSP_SOLO, and a second table
@@ -107,7 +110,7 @@ PROCS=${PROCS:-16 64}
 REPEATS=${REPEATS:-3}
 SLOWED=${SLOWED:-1.15}
 PORTABILITY_REPEATS=${PORTABILITY_REPEATS:-3}
-SOLO=${SOLO:-on}
+SOLO=${SOLO:-smpi}
 PREDICT_FROM=${PREDICT_FROM:-pairs}
 # need NAME VALUE PATTERN WHAT: bad usage unless VALUE matches PATTERN (grep -E).
 need() {
@@ -117,7 +120,7 @@ need() {
 need REPEATS "$REPEATS" '[1-9][0-9]{0,2}' "a whole number from 1 to 999"
 need PORTABILITY_REPEATS "$PORTABILITY_REPEATS" '[0-9]{1,3}' "a whole number from 0 to 999"
 need SLOWED "$SLOWED" '[0-9]+(\.[0-9]*)?' "a factor such as 1.15 (0: never)"
-need SOLO "$SOLO" 'on|off|both' "on, off or both"
+need SOLO "$SOLO" 'smpi|on|off|both' "smpi, on, off or both"
 need PREDICT_FROM "$PREDICT_FROM" 'median|pairs' "median or pairs"
 BASELINE=${BASELINE:-}
 if [ -n "$BASELINE" ]; then
@@ -284,7 +287,7 @@ on_target() {
     local solo=off
     [ "$variant" = _smpi.so ] && solo=$SOLO
     HERE_ALT_CMD=()
-    [ "$solo" = both ] && HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=on
+    [ "$solo" = both ] && HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=smpi
     if [ -n "$BASELINE" ]; then
         mapfile -t HERE_ALT_CMD < <(program "$prog" "" "$BASELINE")
         HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_ALT_CMD[@]}")

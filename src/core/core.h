@@ -206,8 +206,9 @@ struct core_run {
      * by an engine whose destinations copy straight from the out buffer
      * (threads); an engine that sends the buffer would only send the padding. */
     int place_payloads;
-    /* One process computed at a time (the threads engine's POLYBSP_SOLO): said
-     * in the trace's header, since the run's wall time is then no parallel one. */
+    /* One process computed at a time (the threads engine's POLYBSP_SOLO: 1 on,
+     * 2 smpi): said in the trace's header, since the run's wall time is then no
+     * parallel one. */
     int solo;
 };
 

@@ -656,7 +656,7 @@ static void write_header(FILE *f, const core_run *run, int machine)
     set_text(&v[CORE_TH_PROGRAM], run->program ? run->program : "");
     if (machine)
         machine_values(v, host, sizeof host);
-    set_count(&v[CORE_TH_SOLO], run->solo, 1);
+    set_count(&v[CORE_TH_SOLO], run->solo > 0, (uint64_t)run->solo);
     write_line(f, core_trace_header_fields(), CORE_TH_COUNT, v);
 }
 

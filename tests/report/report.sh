@@ -75,6 +75,6 @@ sed '1s/}$/,"solo":1}/' "$data/all_to_all.jsonl" >"$work/solo.jsonl" || exit 1
 "$tool" report --machine "$data/machine.json" -o "$work/s.html" "$work/solo.jsonl" >/dev/null ||
     fail "solo: status $?"
 page=$(cat "$work/s.html")
-has "supersteps; traced solo (POLYBSP_SOLO=on): one process computed at a time, so REAL is the processes taking turns, not a parallel run's time</td>"
+has "supersteps; traced solo (POLYBSP_SOLO=on or smpi): one process computed at a time, so REAL is the processes taking turns, not a parallel run's time</td>"
 grep -qF "traced solo" "$work/r.html" && fail "a trace without solo is said to be solo"
 echo "OK: report"

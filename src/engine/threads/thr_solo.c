@@ -10,23 +10,33 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 static int solo;
+static int walk; /* POLYBSP_SOLO=smpi: each take walks simulator_footprint */
+/* Allocated at the first smpi run, kept for later ones in the process. */
+static volatile unsigned char *simulator_footprint;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint ended;    /* supersteps ended, a futex word */
 static atomic_uint sleepers; /* waiters in sleep_until_ended */
 
 int thr_solo_setup(void)
 {
-    static const char *const words[] = {"off", "on"};
+    static const char *const words[] = {"off", "on", "smpi"};
     char err[128];
-    int k = thr_env_choice("POLYBSP_SOLO", words, 2, "choice", err, sizeof err);
+    int k = thr_env_choice("POLYBSP_SOLO", words, 3, "choice", err, sizeof err);
     if (k < 0)
         core_fatal("bsp_begin", "%s", err);
-    solo = k;
-    return solo;
+    solo = k > 0;
+    walk = k == 2;
+    if (walk && !simulator_footprint) {
+        simulator_footprint = calloc(1, THR_SOLO_SIMULATOR_FOOTPRINT);
+        if (!simulator_footprint)
+            core_fatal_oom("POLYBSP_SOLO=smpi's footprint");
+    }
+    return k;
 }
 
 int thr_solo_on(void) { return solo; }
@@ -68,10 +78,22 @@ void thr_solo_step_ended(void)
         syscall(SYS_futex, &ended, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
 }
 
+/* What SMPI's own code between two ranks leaves in the caches: one write to
+ * each line of THR_SOLO_SIMULATOR_FOOTPRINT bytes, before the process's work
+ * starts again (its trace's span opens after the take). */
+static void walk_simulator_footprint(void)
+{
+    for (size_t at = 0; at < THR_SOLO_SIMULATOR_FOOTPRINT; at += 64)
+        simulator_footprint[at]++;
+}
+
 void thr_solo_take(void)
 {
-    if (solo)
-        pthread_mutex_lock(&token);
+    if (!solo)
+        return;
+    pthread_mutex_lock(&token);
+    if (walk)
+        walk_simulator_footprint();
 }
 
 void thr_solo_give(void)

@@ -1,7 +1,8 @@
 /* thr_solo — one process of the threads engine computes at a time (POLYBSP_SOLO).
  *
  * Contract: thr_solo_setup, at bsp_begin, reads POLYBSP_SOLO (`off`, the
- * default, or `on`; anything else stops the run with one line). With `on`, a
+ * default, `on` or `smpi`; anything else stops the run with one line). With
+ * `on` (or `smpi`, below), a
  * process holds one token, shared by the run, from its start until bsp_end,
  * except while it waits for other processes: every wait of the engine (a
  * barrier, an oblivious sync's messages, a get's owner) gives the token before
@@ -14,6 +15,14 @@
  * The run's wall time is then that of P processes taking turns: a solo trace
  * is for predicting another machine, not for explaining its own run. With
  * `off` the calls do nothing.
+ * `smpi` is `on` for a trace meant for a simulated (SMPI) target: a process
+ * that takes the token first writes one byte in each cache line of
+ * THR_SOLO_SIMULATOR_FOOTPRINT bytes of the engine's own, outside its traced
+ * work. SMPI runs the simulator's own code between two ranks' computations,
+ * whose data pushes the next rank's out of the core's caches, and charges the
+ * misses that follow to that rank's computation; a solo trace without it keeps
+ * a rank's data where the rank before left it (docs/validation.md, "the
+ * simulator's footprint", has the measure that chose the size).
  * A solo run's processes all run on one CPU (thr_place_plan; not with
  * POLYBSP_PLACE=none), as SMPI's ranks take turns on one core.
  * A waiter of a solo run sleeps at once (thr_solo_on: the barrier does not
@@ -26,7 +35,13 @@
 
 #include <stdatomic.h>
 
-/* 1 when this run is solo (after thr_solo_setup). */
+/* Bytes POLYBSP_SOLO=smpi walks at each take: about what SimGrid 3.32's own
+ * code touches between two ranks (docs/validation.md). */
+#ifndef THR_SOLO_SIMULATOR_FOOTPRINT
+#define THR_SOLO_SIMULATOR_FOOTPRINT ((size_t)1 << 20)
+#endif
+
+/* 0 (off), 1 (on) or 2 (smpi): nonzero when this run is solo. */
 int thr_solo_setup(void);
 /* 1 when this run is solo (0 before thr_solo_setup). */
 int thr_solo_on(void);
