@@ -35,8 +35,11 @@
 
 #include <stdatomic.h>
 
-/* Bytes POLYBSP_SOLO=smpi walks at each take: about what SimGrid 3.32's own
- * code touches between two ranks (docs/validation.md). */
+/* Bytes POLYBSP_SOLO=smpi walks at each take: the size at which a solo trace's
+ * work came nearest SMPI's (SimGrid 3.32) charge for it over a synthetic sweep
+ * of 2-64 MB in all (docs/validation.md, session 36), not a count of what the
+ * simulator touches. A build may set another (0: no walk, that comparison's
+ * before). */
 #ifndef THR_SOLO_SIMULATOR_FOOTPRINT
 #define THR_SOLO_SIMULATOR_FOOTPRINT ((size_t)1 << 20)
 #endif
