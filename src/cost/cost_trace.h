@@ -74,8 +74,7 @@ typedef struct cost_rec {
 /* What predict and report say of a solo trace (cost_trace.solo). */
 #define COST_TRACE_SOLO_NOTE                                                                       \
     "traced solo (POLYBSP_SOLO=on or smpi): one process computed at a time, so REAL is the "       \
-    "processes "                                                                                   \
-    "taking turns, not a parallel run's time"
+    "processes taking turns, not a parallel run's time"
 
 typedef struct cost_trace {
     int version;

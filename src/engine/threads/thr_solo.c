@@ -14,8 +14,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int solo;
-static int walk; /* POLYBSP_SOLO=smpi: each take walks simulator_footprint */
+enum { SOLO_OFF, SOLO_ON, SOLO_SMPI }; /* POLYBSP_SOLO's words, in order */
+static int mode;
 /* Allocated at the first smpi run, kept for later ones in the process. */
 static volatile unsigned char *simulator_footprint;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
@@ -29,17 +29,16 @@ int thr_solo_setup(void)
     int k = thr_env_choice("POLYBSP_SOLO", words, 3, "choice", err, sizeof err);
     if (k < 0)
         core_fatal("bsp_begin", "%s", err);
-    solo = k > 0;
-    walk = k == 2;
-    if (walk && !simulator_footprint) {
+    mode = k;
+    if (mode == SOLO_SMPI && !simulator_footprint) {
         simulator_footprint = calloc(1, THR_SOLO_SIMULATOR_FOOTPRINT);
         if (!simulator_footprint)
             core_fatal_oom("POLYBSP_SOLO=smpi's footprint");
     }
-    return k;
+    return mode;
 }
 
-int thr_solo_on(void) { return solo; }
+int thr_solo_on(void) { return mode != SOLO_OFF; }
 
 /* Waits until `ended` differs from `seen`. */
 static void sleep_until_ended(unsigned seen)
@@ -61,7 +60,7 @@ void thr_solo_await(const atomic_ulong *done, unsigned long step)
         unsigned seen = atomic_load(&ended);
         if (atomic_load_explicit(done, memory_order_acquire) >= step)
             break;
-        if (solo)
+        if (mode != SOLO_OFF)
             sleep_until_ended(seen);
         else
             sched_yield();
@@ -71,7 +70,7 @@ void thr_solo_await(const atomic_ulong *done, unsigned long step)
 
 void thr_solo_step_ended(void)
 {
-    if (!solo)
+    if (mode == SOLO_OFF)
         return;
     atomic_fetch_add(&ended, 1);
     if (atomic_load(&sleepers))
@@ -83,21 +82,23 @@ void thr_solo_step_ended(void)
  * starts again (its trace's span opens after the take). */
 static void walk_simulator_footprint(void)
 {
-    for (size_t at = 0; at < THR_SOLO_SIMULATOR_FOOTPRINT; at += 64)
+    /* at + 64 <= size, not at < size: a build with size 0 then has no
+     * comparison that is always false (-Wtype-limits under POLYBSP_WERROR). */
+    for (size_t at = 0; at + 64 <= THR_SOLO_SIMULATOR_FOOTPRINT; at += 64)
         simulator_footprint[at]++;
 }
 
 void thr_solo_take(void)
 {
-    if (!solo)
+    if (mode == SOLO_OFF)
         return;
     pthread_mutex_lock(&token);
-    if (walk)
+    if (mode == SOLO_SMPI)
         walk_simulator_footprint();
 }
 
 void thr_solo_give(void)
 {
-    if (solo)
+    if (mode != SOLO_OFF)
         pthread_mutex_unlock(&token);
 }
