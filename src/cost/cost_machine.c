@@ -1130,6 +1130,40 @@ int cost_levels_inverted(const double *L, size_t n)
     return -1;
 }
 
+double cost_patterns_apart(const cost_machine *m, cost_pattern *fast, cost_pattern *slow)
+{
+    int lo = -1, hi = -1;
+    for (int p = 0; p < COST_NPATTERNS; p++) {
+        const cost_pattern_fit *f = &m->put[p];
+        if (!f->measured || !(f->g > 0))
+            continue;
+        if (lo < 0 || f->g < m->put[lo].g)
+            lo = p;
+        if (hi < 0 || f->g > m->put[hi].g)
+            hi = p;
+    }
+    if (lo < 0 || !(m->put[hi].g > COST_PATTERNS_APART * m->put[lo].g))
+        return 0;
+    *fast = (cost_pattern)lo;
+    *slow = (cost_pattern)hi;
+    return m->put[hi].g / m->put[lo].g;
+}
+
+int cost_patterns_note(const cost_machine *m, char *buf, size_t len)
+{
+    cost_pattern fast, slow;
+    double apart = cost_patterns_apart(m, &fast, &slow);
+    if (apart == 0)
+        return 0;
+    snprintf(buf, len,
+             "the machine's patterns cost %.0fx apart per byte (%s %.4g to %s %.4g s/byte): a "
+             "hierarchy one g cannot fit (BSP's g is a compromise between them, D-BSP's levels "
+             "tell them apart: probe.md, \"Patterns that disagree\")",
+             apart, cost_pattern_name(fast), m->put[fast].g, cost_pattern_name(slow),
+             m->put[slow].g);
+    return 1;
+}
+
 double cost_cores_apart(double least, double most)
 {
     return least > 0 && most > COST_UNEQUAL_CORES * least ? most / least : 0;

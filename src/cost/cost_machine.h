@@ -225,6 +225,19 @@ int cost_levels_inverted(const double *L, size_t n);
  * CPUs. */
 #define COST_UNEQUAL_CORES 1.5
 double cost_cores_apart(double least, double most);
+/* A machine with a hierarchy: bsp_put's patterns cost per byte many times
+ * each other (the probe's Exchange and PingPong pair neighbouring processes,
+ * which a cluster of multi-core nodes keeps inside a node, while AllToAll
+ * crosses every node's link: 114x on the simulated cluster-16x8 at P = 64;
+ * within 2x on the flat fat-trees and tori and on this machine's threads).
+ * One g is then a compromise (docs/probe.md, "Patterns that disagree"). The
+ * slowest over the fastest g (> 0) of the measured patterns when it exceeds
+ * COST_PATTERNS_APART, with which patterns they are; else 0. */
+#define COST_PATTERNS_APART 10.0
+double cost_patterns_apart(const cost_machine *m, cost_pattern *fast, cost_pattern *slow);
+/* The note the probe and predict print of such a machine (one line, without
+ * the "note" label) into buf; 0 when its patterns are not that far apart. */
+int cost_patterns_note(const cost_machine *m, char *buf, size_t len);
 /* Makes set (an element of m's levels_by_procs) m's D-BSP levels. */
 void cost_machine_use_levels(cost_machine *m, const cost_levels_procs *set);
 int cost_machine_read(const char *path, cost_machine *m, char *err, size_t errlen);

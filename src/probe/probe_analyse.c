@@ -41,46 +41,86 @@ int probe_in_H(cost_pattern pat, int P, int most)
     return pat == COST_EXCHANGE || pat == COST_PINGPONG || P >= 4 || most < 4;
 }
 
-/* Least squares of relative errors, Σ ((a + b·x1_i + c·x2_i − y_i) / y_i)², so
- * that a superstep of a microsecond weighs as much as one of a millisecond (and
- * one preempted large cell cannot tilt the fit); with every coefficient >= 0 (a
- * latency, a cost per byte or per message is never negative: on a noisy machine
- * the unconstrained fit can cross zero, and a negative L would credit every
- * superstep with time). Without x2, the line (c = 0). Points with y <= 0 carry no
- * relative error and are left out. -1 when fewer than two distinct x1 remain. */
-static int fit_relative(const double *x1, const double *x2, const double *y, size_t n, double *coef)
+/* Least squares of relative errors, Σ ((a + b·x1_i + c·x2_i − y_i) / s_i)² with
+ * s_i = y_i (scale NULL) or scale[i], so that a superstep of a microsecond weighs
+ * as much as one of a millisecond (and one preempted large cell cannot tilt the
+ * fit); with every coefficient >= 0 (a latency, a cost per byte or per message is
+ * never negative: on a noisy machine the unconstrained fit can cross zero, and a
+ * negative L would credit every superstep with time). Without x2, the line
+ * (c = 0). Points with y <= 0 carry no relative error and are left out. -1 when
+ * fewer than two distinct x1 remain. */
+static int fit_relative(const double *x1, const double *x2, const double *y, const double *scale,
+                        size_t n, double *coef)
 {
     double(*X)[COST_NNLS_MAXCOLS] = malloc((n ? n : 1) * sizeof *X);
-    double *ones = malloc((n ? n : 1) * sizeof *ones);
+    double *rhs = malloc((n ? n : 1) * sizeof *rhs);
     size_t m = 0;
     double xmin = INFINITY, xmax = -INFINITY;
-    for (size_t i = 0; X && ones && i < n; i++) {
+    for (size_t i = 0; X && rhs && i < n; i++) {
         if (!(y[i] > 0) || !isfinite(x1[i]) || (x2 != NULL && !isfinite(x2[i])))
             continue;
-        X[m][0] = 1 / y[i];
-        X[m][1] = x1[i] / y[i];
-        X[m][2] = x2 != NULL ? x2[i] / y[i] : 0;
-        ones[m++] = 1;
+        double s = scale != NULL ? scale[i] : y[i];
+        X[m][0] = 1 / s;
+        X[m][1] = x1[i] / s;
+        X[m][2] = x2 != NULL ? x2[i] / s : 0;
+        rhs[m++] = y[i] / s;
         xmin = fmin(xmin, x1[i]);
         xmax = fmax(xmax, x1[i]);
     }
     int rc = -1;
     if (m && xmax > xmin) {
-        cost_fit_nnls((const double(*)[COST_NNLS_MAXCOLS])X, ones, m, x2 != NULL ? 3 : 2, coef);
+        cost_fit_nnls((const double(*)[COST_NNLS_MAXCOLS])X, rhs, m, x2 != NULL ? 3 : 2, coef);
         rc = 0;
     }
     free(X);
-    free(ones);
+    free(rhs);
     return rc;
 }
 
 int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b)
 {
     double coef[COST_NNLS_MAXCOLS];
-    if (fit_relative(x, NULL, y, n, coef) != 0)
+    if (fit_relative(x, NULL, y, NULL, n, coef) != 0)
         return -1;
     *a = coef[0];
     *b = coef[1];
+    return 0;
+}
+
+/* The logarithmic mean of two positive numbers, (u − v) / ln(u / v) (u when equal). */
+static double log_mean(double u, double v)
+{
+    return fabs(u - v) <= 1e-12 * u ? u : (u - v) / log(u / v);
+}
+
+int probe_fit_ratio(const double *x, const double *y, size_t n, double *a, double *b)
+{
+    enum { ROUNDS = 100 };
+    if (probe_fit_relative(x, y, n, a, b) != 0)
+        return -1;
+    double *scale = malloc((n ? n : 1) * sizeof *scale);
+    if (scale == NULL)
+        return -1;
+    /* Reweighted least squares: at the minimum of Σ ln²(f_i / y_i) the gradient is
+     * Σ ln(f_i / y_i) / f_i · ∂f_i, which is the weighted fit's Σ (f_i − y_i) / s_i² · ∂f_i
+     * when s_i² = f_i · (f_i − y_i) / ln(f_i / y_i); so refit with those scales
+     * until the line stops moving (a fixed point of this is the ratio fit). */
+    for (int round = 0; round < ROUNDS; round++) {
+        for (size_t i = 0; i < n; i++) {
+            double f = *a + *b * x[i];
+            scale[i] = f > 0 && y[i] > 0 ? sqrt(f * log_mean(f, y[i])) : y[i];
+        }
+        double coef[COST_NNLS_MAXCOLS];
+        if (fit_relative(x, NULL, y, scale, n, coef) != 0)
+            break;
+        int still = fabs(coef[0] - *a) <= 1e-9 * fmax(coef[0], *a) &&
+                    fabs(coef[1] - *b) <= 1e-9 * fmax(coef[1], *b);
+        *a = coef[0];
+        *b = coef[1];
+        if (still)
+            break;
+    }
+    free(scale);
     return 0;
 }
 
@@ -152,11 +192,11 @@ static double empty_median(const probe_data *d, const probe_group *g)
 }
 
 /* The paper's least squares through the n points (x, mean), then the relative
- * fit through (x, median) and the empty superstep (h = 0, time empty); x and
- * median have room for that one more point. A relative fit that cannot be made
- * (no time > 0) falls back to the paper's line. Returns the relative fit's
- * residual, mean |median − fit| / median in percent, or a negative value when no
- * line could be fitted. */
+ * fit in ratios (probe_fit_ratio) through (x, median) and the empty superstep
+ * (h = 0, time empty); x and median have room for that one more point. A fit
+ * that cannot be made (no time > 0) falls back to the paper's line. Returns the
+ * relative fit's residual, mean |median − fit| / median in percent, or a
+ * negative value when no line could be fitted. */
 static double both_fits(double *x, const double *mean, double *median, size_t n, double empty,
                         double *L, double *g, double *rel_L, double *rel_g)
 {
@@ -164,7 +204,7 @@ static double both_fits(double *x, const double *mean, double *median, size_t n,
         return -1;
     x[n] = 0;
     median[n] = empty;
-    if (probe_fit_relative(x, median, n + 1, rel_L, rel_g) != 0) {
+    if (probe_fit_ratio(x, median, n + 1, rel_L, rel_g) != 0) {
         *rel_L = *L;
         *rel_g = *g;
     }
@@ -332,7 +372,7 @@ static int bspstar(const probe_data *d, int op, probe_summary *s)
         }
     double coef[COST_NNLS_MAXCOLS];
     s->bspstar_cells = d->ncells - first;
-    s->bspstar_fitted = rc == 0 && fit_relative(x1, x2, y, n, coef) == 0 && coef[1] > 0;
+    s->bspstar_fitted = rc == 0 && fit_relative(x1, x2, y, NULL, n, coef) == 0 && coef[1] > 0;
     /* A plane the noise flattened gives no usable g*; the BSP* model then falls
      * back to plain BSP (B = 0), which is what BSP* says of a machine without a
      * block size. */

@@ -15,10 +15,11 @@
  *     patterns with it (table 11);
  *   - beside the paper's line, the relative fit: the line through the same cells'
  *     medians and the empty superstep's (h = 0) that minimises the sum of squared
- *     relative errors (probe_fit_relative), so that L is right for small supersteps
- *     too. The machine file's bsp g and L are this fit of the first group (the cores'
- *     when any P fits them), and by_procs holds it for each P alone (what predict
- *     uses);
+ *     logarithms of the ratios line / time (probe_fit_ratio), so that L is right for
+ *     small supersteps too and patterns that cost many times each other (a machine
+ *     with a hierarchy) meet at their geometric mean, not at the fastest. The machine file's bsp g
+ * and L are this fit of the first group (the cores' when any P fits them), and by_procs holds it
+ * for each P alone (what predict uses);
  *   - h is counted with @ = sum and with @ = max; the operator whose bsp_put relative
  *     fit has the lower mean relative residual in the first group is kept (ties keep
  *     sum);
@@ -57,6 +58,14 @@ int probe_in_H(cost_pattern pat, int P, int most);
 /* The line y ≈ a + b·x with a, b >= 0 minimising Σ ((y_i − a − b·x_i) / y_i)² over
  * the points with y_i > 0; -1 when fewer than two distinct x remain. */
 int probe_fit_relative(const double *x, const double *y, size_t n, double *a, double *b);
+
+/* The line y ≈ a + b·x with a, b >= 0 minimising Σ ln²((a + b·x_i) / y_i) over the
+ * points with y_i > 0: relative errors weighed alike whether the line is k times
+ * above a point or k times below it (the squared relative errors above weigh a
+ * point under the line at most 1 and one over it without bound, so where the
+ * points at one x differ many times the line follows the lowest). -1 as above, or
+ * when out of memory. */
+int probe_fit_ratio(const double *x, const double *y, size_t n, double *a, double *b);
 
 typedef struct probe_data {
     size_t nprocs;

@@ -269,6 +269,9 @@ void probe_print_summary(FILE *f, const probe_data *d, const probe_summary *s)
     }
     fprintf(f, "noise       median spread %.2f %% (interquartile range / median per cell)\n",
             m->spread);
+    char note[512];
+    if (cost_patterns_note(m, note, sizeof note))
+        fprintf(f, "note        %s\n", note);
 }
 
 static void add_oversubscribed(row *r, int P, int cores)

@@ -12,6 +12,14 @@
  * (34/15) / (406/225) = 255/203 (residual 0.1527, against 0.9575 for g = 0 and
  * L = Σ(1/y) / Σ(1/y²) = 345/259).
  *
+ * The ratio fit (least squares of ln(line / y)) by hand: through (0, 1), (1, 1)
+ * and (1, 4) the line's values u at 0 and v at 1 are free apart, so u = 1 and v
+ * the geometric mean of 1 and 4, 2: L = 1, g = 1. The relative fit of the same
+ * points follows the lower point at x = 1: (v − 1) + (v − 4)/16 = 0, v = 20/17,
+ * g = 3/17. Through (1, 1), (2, 3), (3, 5) with L >= 0: L = 0 and ln g the mean
+ * of ln(y/x), g = (5/2)^(1/3) (the derivative in L there is Σ 2 ln(g·x/y)/(g·x)
+ * = 0.275 > 0, so L = 0 is the constrained minimum).
+ *
  * Timings made exactly linear in h (with the empty superstep at L) must give back
  * L and g for every P alone and every group, MaxErr and AvErr 0, and the operator
  * they encode. OneToAll, AllToOne and AllToAll exist at P = 4 only (H_Π), so they
@@ -63,6 +71,23 @@ static void relative_by_hand(void)
     /* Points with y <= 0 are left out; one x left is no line. */
     const double x2[3] = {5, 5, 7}, y2[3] = {1, 2, 0};
     CHECK(probe_fit_relative(x2, y2, 3, &a, &b) == -1);
+}
+
+static void ratio_by_hand(void)
+{
+    const double x[3] = {0, 1000, 1000}, y[3] = {1e-6, 1e-6, 4e-6};
+    double a, b;
+    CHECK(probe_fit_ratio(x, y, 3, &a, &b) == 0);
+    CHECK_NEAR(a, 1e-6, 1e-9);
+    CHECK_NEAR(b, 1e-9, 1e-9);
+    CHECK(probe_fit_relative(x, y, 3, &a, &b) == 0);
+    CHECK_NEAR(b, 3.0 / 17 * 1e-9, 1e-9);
+    const double xn[3] = {1, 2, 3}, yn[3] = {1, 3, 5};
+    CHECK(probe_fit_ratio(xn, yn, 3, &a, &b) == 0);
+    CHECK(a == 0);
+    CHECK_NEAR(b, cbrt(2.5), 1e-9);
+    const double x2[3] = {5, 5, 7}, y2[3] = {1, 2, 0};
+    CHECK(probe_fit_ratio(x2, y2, 3, &a, &b) == -1);
 }
 
 /* Fills stat with times linear in h under the operator given (sum: 1, max: 0);
@@ -241,6 +266,7 @@ static void run(int sum, double p4_factor, int cores)
 int main(void)
 {
     relative_by_hand();
+    ratio_by_hand();
     size_t n = 0;
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         for (int pat = 0; pat < COST_NPATTERNS; pat++)

@@ -16,6 +16,10 @@
 #   level 1 (8 processes, one node): through the node's loopback (20 GB/s,
 #     shared by no one: 2.5e-11 s/byte) plus the engine's copies, timed on this
 #     machine: g_1 in [2.5e-11, 4e-10], and at least ten times below g_0.
+# And the probe notes the hierarchy in its patterns: Exchange pairs p with
+# p xor 1, inside a node (g near g_1), while AllToAll sends 8/15 of every
+# process's bytes across the nodes' links (near g_0): their g more than 10x
+# apart (COST_PATTERNS_APART; docs/probe.md, "Patterns that disagree").
 set -u
 tool=$1
 work=$2
@@ -25,6 +29,8 @@ m=$work/m.json
 "$tool" probe --engine smpi --platform cluster-16x8 --quick --quiet --procs 8,16 -o "$m" \
     >"$work/out" 2>&1 || fail "probe: status $?: $(tail -n 3 "$work/out")"
 grep -q '"engine": "smpi"' "$m" || fail "engine: $(grep '"engine"' "$m")"
+grep -q '^note        the machine'"'"'s patterns cost [0-9]*x apart per byte (' "$work/out" ||
+    fail "no note of the patterns' hierarchy: $(grep -A2 '^noise' "$work/out")"
 grep -q '"host": "cluster-16x8"' "$m" || fail "host: $(grep '"host"' "$m")"
 grep -q '"cores": 16,' "$m" || fail "cores: $(grep '"cores"' "$m")"
 grep -q '"oversubscribed": false' "$m" || fail "oversubscribed: $(grep '"oversubscribed"' "$m")"

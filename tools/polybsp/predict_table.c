@@ -174,6 +174,9 @@ static void describe_lines(FILE *out, const predict_view *v, const divisions *di
                 f->oversubscribed ? ", oversubscribed" : "");
     else
         fprintf(out, " (the line over all P calibrated)\n");
+    char note[512];
+    if (cost_patterns_note(m, note, sizeof note))
+        fprintf(out, "note        %s\n", note);
     uint64_t once = 0;
     for (size_t i = 0; i < t->start[t->nprocs]; i++)
         once += t->recs[i].once_out;
