@@ -163,8 +163,8 @@ static void overall_tables(FILE *f, const probe_data *d, const probe_summary *s,
     add_group(&r, g, d->cores, "P in ");
     end_row(f, &r);
     fprintf(f,
-            "  then the relative fit through the same cells' medians and the empty superstep's,\n"
-            "  whose residual chooses @\n\n");
+            "  then the relative fit (least squares of ln(line / time)) through the same cells'\n"
+            "  medians and the empty superstep's, whose residual chooses @\n\n");
     add(&r, "%-32s", "");
     for (int prim = 0; prim < PROBE_NPRIMS; prim++)
         add(&r, "  %-14s", prim_name[prim]);

@@ -93,7 +93,14 @@ static void json_charges(FILE *out, const predict_view *v)
     cost_jput_pos(out, v->r->fit_procs);
     fprintf(out, ",\n  \"dbsp_procs\": ");
     cost_jput_pos(out, cost_machine_levels_procs(m));
-    fprintf(out, ",\n");
+    cost_pattern fast, slow;
+    double apart = cost_patterns_apart(m, &fast, &slow);
+    fprintf(out, ",\n  \"patterns_apart\": ");
+    if (apart > 0)
+        fprintf(out, "{\"ratio\": %.17g, \"fastest\": \"%s\", \"slowest\": \"%s\"},\n", apart,
+                cost_pattern_name(fast), cost_pattern_name(slow));
+    else
+        fprintf(out, "null,\n");
 }
 
 void predict_json(FILE *out, const predict_view *v)
