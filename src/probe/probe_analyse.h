@@ -17,9 +17,9 @@
  *     medians and the empty superstep's (h = 0) that minimises the sum of squared
  *     logarithms of the ratios line / time (probe_fit_ratio), so that L is right for
  *     small supersteps too and patterns that cost many times each other (a machine
- *     with a hierarchy) meet at their geometric mean, not at the fastest. The machine file's bsp g
- * and L are this fit of the first group (the cores' when any P fits them), and by_procs holds it
- * for each P alone (what predict uses);
+ *     with a hierarchy) meet at their geometric mean, not at the fastest. The
+ *     machine file's bsp g and L are this fit of the first group (the cores' when
+ *     any P fits them), and by_procs holds it for each P alone (what predict uses);
  *   - h is counted with @ = sum and with @ = max; the operator whose bsp_put relative
  *     fit has the lower mean relative residual in the first group is kept (ties keep
  *     sum);
