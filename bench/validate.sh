@@ -15,6 +15,7 @@
 # The traces for a simulated target are taken solo as SMPI runs its ranks
 # (POLYBSP_SOLO=smpi: one process computes at a time, and each first walks
 # about what the simulator's own code touches between two ranks; thr_solo.h;
+# `polybsp run` maps such a program among its libraries, as SMPI does;
 # SOLO=on below leaves that walk out, as before 2026-12-01, SOLO=off traces
 # side by side, as before 2026-11-29 night), those for the MPI engine here not
 # (its ranks compute side by side, as the trace's do).
@@ -287,12 +288,15 @@ on_target() {
     local solo=off
     [ "$variant" = _smpi.so ] && solo=$SOLO
     HERE_ALT_CMD=()
-    [ "$solo" = both ] && HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO=off "${HERE_CMD[@]}") solo=smpi
+    # Each trace through `polybsp run`, which starts a POLYBSP_SOLO=smpi one
+    # mapped among the libraries, as SMPI maps the program (run.c); BASELINE's
+    # by its own tool.
+    [ "$solo" = both ] && HERE_ALT_CMD=(env POLYBSP_SOLO=off "$polybsp" run -p "$p" "${HERE_CMD[@]}") solo=smpi
     if [ -n "$BASELINE" ]; then
         mapfile -t HERE_ALT_CMD < <(program "$prog" "" "$BASELINE")
-        HERE_ALT_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_ALT_CMD[@]}")
+        HERE_ALT_CMD=(env POLYBSP_SOLO="$solo" "$BASELINE/tools/polybsp/polybsp" run -p "$p" "${HERE_ALT_CMD[@]}")
     fi
-    HERE_CMD=(env POLYBSP_NPROCS="$p" POLYBSP_SOLO="$solo" "${HERE_CMD[@]}")
+    HERE_CMD=(env POLYBSP_SOLO="$solo" "$polybsp" run -p "$p" "${HERE_CMD[@]}")
     mapfile -t THERE_CMD < <(program "$prog" "$variant")
     THERE_CMD=("$polybsp" run "$@" "${THERE_CMD[@]}")
     local ok=1
