@@ -293,10 +293,10 @@ int cmd_run(int argc, char **argv)
     /* A trace meant for a simulated target (POLYBSP_SOLO=smpi) runs the program
      * where SMPI runs it: SMPI loads a program as a shared object, among the
      * libraries, where the kernel maps an executable terabytes below them, and
-     * calls between the program and its libraries (fmax, qsort's comparator)
-     * ran 1.3x slower from the executable on this VM's CPU (docs/env.md,
-     * POLYBSP_SOLO). Started by its own dynamic loader, the program is mapped
-     * as a library is. */
+     * a loop calling fmax once an element ran 1.06-1.3x slower from the
+     * executable than from a shared object on this VM's CPU (docs/env.md,
+     * POLYBSP_SOLO; bench/mapped). Started by its own dynamic loader, the
+     * program is mapped as a library is. */
     const char *solo = getenv("POLYBSP_SOLO");
     if (solo != NULL && strcmp(solo, "smpi") == 0) {
         char path[PATH_MAX], interp[PATH_MAX];
