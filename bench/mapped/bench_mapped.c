@@ -10,6 +10,7 @@
  * within 4 GiB of the C library (near when started by its loader, as
  * `polybsp run` does under POLYBSP_SOLO=smpi; bench/mapped/mapped.sh runs both). */
 #define _GNU_SOURCE /* dladdr */
+#include "bench_util.h"
 #include "mapped_kernel.h"
 
 #include <dlfcn.h>
@@ -26,12 +27,6 @@ static double cpu_now(void)
     struct timespec t;
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int ascending(const void *x, const void *y)
-{
-    double u = *(const double *)x, v = *(const double *)y;
-    return (u > v) - (u < v);
 }
 
 /* Where the loops' results go, so that the compiler keeps them. */
@@ -59,8 +54,7 @@ static double median_us(int which, chain_fn chain, sort_fn sort, const double *a
             sort(scratch, SORTED);
         t[r] = cpu_now() - t0;
     }
-    qsort(t, (size_t)reps, sizeof *t, ascending);
-    double m = t[reps / 2] * 1e6;
+    double m = bench_median(t, (size_t)reps) * 1e6;
     free(t);
     return m;
 }
