@@ -210,6 +210,9 @@ struct core_run {
      * 2 smpi): said in the trace's header, since the run's wall time is then no
      * parallel one. */
     int solo;
+    /* Bytes each process walked before its work under POLYBSP_SOLO=smpi (the
+     * trace header's footprint; 0 otherwise). */
+    size_t solo_footprint;
 };
 
 /* n zeroed bytes on whole 64-byte cache lines of their own (free with free),

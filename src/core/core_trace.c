@@ -657,6 +657,7 @@ static void write_header(FILE *f, const core_run *run, int machine)
     if (machine)
         machine_values(v, host, sizeof host);
     set_count(&v[CORE_TH_SOLO], run->solo > 0, (uint64_t)run->solo);
+    set_count(&v[CORE_TH_FOOTPRINT], run->solo == 2, (uint64_t)run->solo_footprint);
     write_line(f, core_trace_header_fields(), CORE_TH_COUNT, v);
 }
 

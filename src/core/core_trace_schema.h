@@ -148,7 +148,8 @@ enum {
     X(CORES, "cores", COUNT, OPTIONAL, SIZE)                                                       \
     X(CLOCK, "clock", RATE, OPTIONAL, NONE)                                                        \
     X(RATE, "rate", RATE, OPTIONAL, NONE)                                                          \
-    X(SOLO, "solo", COUNT, OPTIONAL, NONE)
+    X(SOLO, "solo", COUNT, OPTIONAL, NONE)                                                         \
+    X(FOOTPRINT, "footprint", COUNT, OPTIONAL, NONE)
 
 /* formats.md says what each field means and which writers lack it. */
 #define CORE_TRACE_FIELDS(X)                                                                       \

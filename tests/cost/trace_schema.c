@@ -7,8 +7,8 @@
  * record is a schema field, every schema field appears, and the reader takes
  * back what the writer wrote: each record's kind as its enum, and each field's
  * value. The same for the header written at the end, which has every field of
- * the header's schema (the machine's included, and "solo": the test runs with
- * POLYBSP_SOLO=on). Threads engine, P = 2: the trace is
+ * the header's schema (the machine's included, and "solo" and "footprint": the test runs with
+ * POLYBSP_SOLO=smpi). Threads engine, P = 2: the trace is
  * polybsp-trace.jsonl in the working directory (tests/cost/CMakeLists.txt, cost_trace_schema).
  * Prints one line and exits 1 on a failed check.
  */
@@ -111,7 +111,7 @@ static void same_header(json_t *o, const cost_trace *t)
         program == NULL || strncmp(t->program, program, sizeof t->program - 1) != 0 ||
         strcmp(t->host, json_string_value(json_object_get(o, "host"))) != 0 ||
         t->cores != integer(o, "cores", -1) || t->rate != number(o, "rate", -1) ||
-        t->solo != integer(o, "solo", -1))
+        t->solo != (integer(o, "solo", -1) > 0))
         fail("the header read back otherwise", 1);
 }
 

@@ -208,7 +208,8 @@ void eng_begin(long long nprocs)
     if (!cpu)
         core_fatal_oom("process table");
     /* Before the run's group: its barrier waits as a solo run's does. */
-    int solo = thr_solo_setup();
+    size_t footprint;
+    int solo = thr_solo_setup(P, &footprint);
     core_stream stream;
     /* Before the clock starts: the first call reads the topology. */
     thr_place_plan(P, solo, cpu, &stream);
@@ -218,6 +219,7 @@ void eng_begin(long long nprocs)
     run->stream_out = stream;
     run->place_payloads = 1;
     run->solo = solo;
+    run->solo_footprint = footprint;
     run->t0 = core_now();
     if (run->trace_all)
         for (int i = 0; i < P; i++)

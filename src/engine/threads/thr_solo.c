@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <linux/futex.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -16,13 +17,39 @@
 
 enum { SOLO_OFF, SOLO_ON, SOLO_SMPI }; /* POLYBSP_SOLO's words, in order */
 static int mode;
-/* Allocated at the first smpi run, kept for later ones in the process. */
+/* Allocated at the first smpi run, kept (grown when a later run walks more)
+ * for later ones in the process; footprint_bytes is this run's walk. */
 static volatile unsigned char *simulator_footprint;
+static size_t footprint_allocated, footprint_bytes;
 static pthread_mutex_t token = PTHREAD_MUTEX_INITIALIZER;
 static atomic_uint ended;    /* supersteps ended, a futex word */
 static atomic_uint sleepers; /* waiters in sleep_until_ended */
 
-int thr_solo_setup(void)
+size_t thr_solo_footprint(int nprocs)
+{
+    double bytes = (double)THR_SOLO_FOOTPRINT_AT_32 * sqrt((double)nprocs / 32);
+    return bytes < (double)THR_SOLO_FOOTPRINT_MAX ? (size_t)bytes / 64 * 64
+                                                  : THR_SOLO_FOOTPRINT_MAX;
+}
+
+/* POLYBSP_SOLO_FOOTPRINT: decimal bytes, 0 to THR_SOLO_FOOTPRINT_MAX; unset
+ * or empty: thr_solo_footprint(nprocs). Anything else stops the run. */
+static size_t footprint_from_env(int nprocs)
+{
+    const char *v = getenv("POLYBSP_SOLO_FOOTPRINT");
+    if (!v || !*v)
+        return thr_solo_footprint(nprocs);
+    size_t bytes = 0;
+    for (const char *c = v; *c; c++) {
+        if (*c < '0' || *c > '9' || bytes > (THR_SOLO_FOOTPRINT_MAX - (size_t)(*c - '0')) / 10)
+            core_fatal("bsp_begin", "POLYBSP_SOLO_FOOTPRINT=%s is not a number of bytes (0 to %zu)",
+                       v, (size_t)THR_SOLO_FOOTPRINT_MAX);
+        bytes = bytes * 10 + (size_t)(*c - '0');
+    }
+    return bytes;
+}
+
+int thr_solo_setup(int nprocs, size_t *footprint)
 {
     static const char *const words[] = {"off", "on", "smpi"};
     char err[128];
@@ -30,11 +57,15 @@ int thr_solo_setup(void)
     if (k < 0)
         core_fatal("bsp_begin", "%s", err);
     mode = k;
-    if (mode == SOLO_SMPI && !simulator_footprint) {
-        simulator_footprint = calloc(1, THR_SOLO_SIMULATOR_FOOTPRINT);
+    footprint_bytes = mode == SOLO_SMPI ? footprint_from_env(nprocs) : 0;
+    if (footprint_bytes > footprint_allocated) {
+        free((void *)simulator_footprint);
+        simulator_footprint = calloc(1, footprint_bytes);
         if (!simulator_footprint)
             core_fatal_oom("POLYBSP_SOLO=smpi's footprint");
+        footprint_allocated = footprint_bytes;
     }
+    *footprint = footprint_bytes;
     return mode;
 }
 
@@ -78,13 +109,11 @@ void thr_solo_step_ended(void)
 }
 
 /* What SMPI's own code between two ranks leaves in the caches: one write to
- * each line of THR_SOLO_SIMULATOR_FOOTPRINT bytes, before the process's work
- * starts again (its trace's span opens after the take). */
+ * each 64-byte line of footprint_bytes, before the process's work starts
+ * again (its trace's span opens after the take). */
 static void walk_simulator_footprint(void)
 {
-    /* at + 64 <= size, not at < size: a build with size 0 then has no
-     * comparison that is always false (-Wtype-limits under POLYBSP_WERROR). */
-    for (size_t at = 0; at + 64 <= THR_SOLO_SIMULATOR_FOOTPRINT; at += 64)
+    for (size_t at = 0; at + 64 <= footprint_bytes; at += 64)
         simulator_footprint[at]++;
 }
 

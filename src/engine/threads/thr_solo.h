@@ -17,13 +17,13 @@
  * `off` the calls do nothing.
  * `smpi` is `on` for a trace meant for a simulated (SMPI) target: a process
  * that takes the token first writes one byte in each cache line of
- * THR_SOLO_SIMULATOR_FOOTPRINT bytes of the engine's own, outside its traced
- * work. SMPI runs the simulator's own code between two ranks' computations,
- * whose data pushes the next rank's out of the core's caches, and charges the
- * misses that follow to that rank's computation; a solo trace without it keeps
- * a rank's data where the rank before left it (docs/validation.md, "the
- * simulator's footprint", has the measure that chose the size).
- * A solo run's processes all run on one CPU (thr_place_plan; not with
+ * thr_solo_footprint(P) bytes (POLYBSP_SOLO_FOOTPRINT: another size;
+ * anything but decimal bytes up to THR_SOLO_FOOTPRINT_MAX stops the run with
+ * one line) of the engine's own, outside its traced work. SMPI runs the simulator's own code
+ * between two ranks' computations, whose data pushes the next rank's out of the core's caches, and
+ * charges the misses that follow to that rank's computation; a solo trace without it keeps a rank's
+ * data where the rank before left it (docs/validation.md, "the simulator's footprint", has the
+ * measure that chose the size). A solo run's processes all run on one CPU (thr_place_plan; not with
  * POLYBSP_PLACE=none), as SMPI's ranks take turns on one core.
  * A waiter of a solo run sleeps at once (thr_solo_on: the barrier does not
  * spin; thr_solo_await): a waiter that spins or yields takes CPU time, cache
@@ -34,18 +34,26 @@
 #define POLYBSP_THR_SOLO_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 
-/* Bytes POLYBSP_SOLO=smpi walks at each take: the size at which a solo trace's
- * work came nearest SMPI's (SimGrid 3.32) charge for it over a synthetic sweep
- * of 2-64 MB in all (docs/validation.md, session 36), not a count of what the
- * simulator touches. A build may set another (0: no walk, that comparison's
- * before). */
-#ifndef THR_SOLO_SIMULATOR_FOOTPRINT
-#define THR_SOLO_SIMULATOR_FOOTPRINT ((size_t)1 << 20)
-#endif
+/* Bytes POLYBSP_SOLO=smpi walks at each take of a run of P processes, unless
+ * POLYBSP_SOLO_FOOTPRINT says otherwise: THR_SOLO_FOOTPRINT_AT_32 x sqrt(P /
+ * 32), on whole 64-byte lines. SimGrid's own state between two turns of one
+ * rank grows with the ranks; on a synthetic sweep (bench/footprint, 2-64 MiB
+ * in all; docs/validation.md, session 39) a solo trace came nearest what SMPI
+ * (SimGrid 3.32) charged with about 0.5 MiB or less at P = 16, 1 MiB at 32,
+ * 1.5 at 64 and 2-2.5 at 128. A fit of those, not a count of what the
+ * simulator touches; beyond P = 128 it is extrapolated. */
+#define THR_SOLO_FOOTPRINT_AT_32 ((size_t)1 << 20)
+/* The most POLYBSP_SOLO_FOOTPRINT may ask (1 GiB). */
+#define THR_SOLO_FOOTPRINT_MAX ((size_t)1 << 30)
 
-/* 0 (off), 1 (on) or 2 (smpi): nonzero when this run is solo. */
-int thr_solo_setup(void);
+/* The walk of a run of nprocs processes under POLYBSP_SOLO=smpi by the rule
+ * above (POLYBSP_SOLO_FOOTPRINT aside). */
+size_t thr_solo_footprint(int nprocs);
+/* 0 (off), 1 (on) or 2 (smpi): nonzero when this run of nprocs processes is
+ * solo; *footprint is the bytes each take walks (0 unless smpi). */
+int thr_solo_setup(int nprocs, size_t *footprint);
 /* 1 when this run is solo (0 before thr_solo_setup). */
 int thr_solo_on(void);
 /* Returns once *done >= step (a process's done_step: it has ended that
